@@ -1,0 +1,58 @@
+// The events of a recording (perf's evlist): each attr with its ids and name, the map from
+// sample id to event, and perf's rules for finding which event a record belongs to
+// (util/evlist.c evlist__event2evsel, evlist__id2evsel).
+//
+//   const Evsel* ev = events.evsel_for_record(record);
+//   SampleLayout::decode(ev->layout, record, order, sample);
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "readperf/format/event_attr.h"
+#include "readperf/reader/record.h"
+#include "readperf/reader/sample_decoder.h"
+
+namespace readperf {
+
+struct Evsel {
+  size_t index = 0;
+  EventAttr attr;
+  std::vector<uint64_t> ids;
+  std::string name;  // from EVENT_DESC or EVENT_UPDATE; else derived (see event_name.h)
+  SampleLayout layout;
+};
+
+class EventList {
+ public:
+  // Adds an event; returns its index. Ids may be added later (ID_INDEX, EVENT_DESC).
+  size_t add(const EventAttr& attr, std::vector<uint64_t> ids);
+  void add_id(size_t evsel, uint64_t id);
+
+  size_t size() const { return evsels_.size(); }
+  bool empty() const { return evsels_.empty(); }
+  Evsel& operator[](size_t i) { return *evsels_[i]; }
+  const Evsel& operator[](size_t i) const { return *evsels_[i]; }
+  const Evsel& first() const { return *evsels_.front(); }
+
+  // The event a sample id belongs to, or null (evlist__id2evsel).
+  const Evsel* find_id(uint64_t id) const;
+  // The event a record belongs to, or null when its id is unknown (evlist__event2evsel).
+  const Evsel* evsel_for_record(const RecordView& r, ByteOrder order) const;
+  // evlist__id2evsel: the event of a decoded sample's id, with perf's fallbacks.
+  const Evsel* evsel_for_sample_id(uint64_t id) const;
+
+  // OR of every event's sample_type (evlist__combined_sample_type) and whether the first
+  // event has sample_id_all (evlist__sample_id_all).
+  uint64_t combined_sample_type() const;
+  bool sample_id_all() const { return !empty() && first().attr.sample_id_all(); }
+
+ private:
+  std::vector<std::unique_ptr<Evsel>> evsels_;
+  std::unordered_map<uint64_t, size_t> by_id_;
+};
+
+}  // namespace readperf

@@ -1,0 +1,71 @@
+// perf's ordered-events queue (tools/perf/util/ordered-events.c), reproduced exactly: records
+// wait, sorted by time (records of equal time keep their arrival order), until a
+// FINISHED_ROUND releases those up to the largest time seen by the round before, or the end of
+// input releases all. Memory is bounded by two rounds of records, not by the file.
+//
+//   OrderedQueue q;
+//   if (!q.push(ts, rec)) deliver(rec);         // untimed records are delivered at once
+//   q.flush_round([&](const RecordView& r) { deliver(r); });
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "readperf/reader/record.h"
+
+namespace readperf {
+
+class OrderedQueue {
+ public:
+  using Deliver = std::function<void(const RecordView&, uint64_t timestamp)>;
+
+  // Queues a record; returns false (and keeps nothing) when its time is 0 or ~0, which perf
+  // delivers immediately (ordered_events__queue returns -ETIME). `copy` makes the queue own a
+  // copy of the bytes (pipe and decompressed input, whose buffers are reused).
+  bool push(uint64_t timestamp, const RecordView& r, bool copy);
+
+  // OE_FLUSH__ROUND: delivers records up to the previous round's largest time.
+  void flush_round(const Deliver& deliver);
+  // OE_FLUSH__FINAL: delivers everything.
+  void flush_all(const Deliver& deliver);
+
+  size_t size() const { return heap_.size(); }
+  // Records queued with a time before the last one delivered (perf's nr_unordered_events).
+  uint64_t unordered() const { return nr_unordered_; }
+
+ private:
+  struct Entry {
+    uint64_t timestamp;
+    uint64_t seq;
+    RecordView record;
+    uint32_t chunk;  // arena chunk holding the copy, or kNoChunk
+  };
+  static constexpr uint32_t kNoChunk = ~0u;
+
+  void flush_to(uint64_t limit, const Deliver& deliver);
+  uint64_t max_in_queue() const { return queue_max_; }
+  Bytes store(Bytes bytes, uint32_t* chunk);
+  void release(uint32_t chunk);
+
+  std::vector<Entry> heap_;
+  uint64_t seq_ = 0;
+  uint64_t next_flush_ = 0;
+  uint64_t max_timestamp_ = 0;
+  uint64_t last_flush_ = 0;
+  uint64_t nr_unordered_ = 0;
+  uint64_t queue_max_ = 0;  // largest time now queued
+
+  struct Chunk {
+    std::unique_ptr<std::byte[]> data;
+    size_t capacity = 0;
+    size_t used = 0;
+    size_t live = 0;
+  };
+  std::vector<Chunk> chunks_;
+  std::vector<uint32_t> free_chunks_;
+  uint32_t current_chunk_ = kNoChunk;
+};
+
+}  // namespace readperf

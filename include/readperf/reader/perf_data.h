@@ -1,0 +1,99 @@
+// Opening a recording and reading its records in perf's order.
+//
+//   auto data = PerfData::open("perf.data");            // or "-" for standard input
+//   if (!data) { fmt::print(stderr, "{}\n", data.error().message()); return 1; }
+//   MySink sink;                                        // implements EventSink
+//   Status st = (*data)->process(sink);
+//
+// Containers: a PERFILE2 file (mmap), a pipe-mode stream (standard input, a FIFO, or a file
+// whose header is the 16-byte pipe header), and a `perf record --threads` directory
+// (perf.data/data plus data.N, merged as perf's session.c __perf_session__process_dir_events).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "readperf/format/error.h"
+#include "readperf/format/file_header.h"
+#include "readperf/reader/event_list.h"
+#include "readperf/reader/features.h"
+#include "readperf/reader/record.h"
+#include "readperf/reader/sample.h"
+
+namespace readperf {
+
+class PerfData;
+
+// What the reader hands out, in the order perf's session.c processes and delivers.
+class EventSink {
+ public:
+  virtual ~EventSink() = default;
+  // Every record as it is read (after decompression), in input order, before anything else
+  // happens to it: where perf counts records (events_stats__inc).
+  virtual void on_read(const RecordView& /*r*/) {}
+  // A user record (type >= 64) as perf processes it: at once, in input order, before the
+  // reader applies it (an ATTR is delivered before its event exists).
+  virtual void on_user_record(const RecordView& /*r*/) {}
+  // A kernel record leaving perf's ordered queue, with its sample or sample_id decoded using
+  // `evsel`'s layout (null when its id names no event; `sample` is then empty).
+  virtual void on_kernel_record(const RecordView& /*r*/, const Sample& /*sample*/,
+                                const Evsel* /*evsel*/) {}
+  // A record the reader skipped (bad sample, unknown id); `what` says why.
+  virtual void on_skipped(const RecordView& /*r*/, const Error& /*why*/) {}
+};
+
+enum class ContainerKind { kFile, kPipe, kDirectory };
+
+struct ReaderStats {
+  uint64_t records = 0;
+  uint64_t skipped = 0;
+  uint64_t unordered = 0;
+};
+
+class PerfData {
+ public:
+  // `path` "-" reads a pipe-mode stream from standard input.
+  static Result<std::unique_ptr<PerfData>> open(const std::string& path);
+  ~PerfData();
+
+  ContainerKind kind() const { return kind_; }
+  const FileHeader& header() const { return header_; }
+  ByteOrder order() const { return header_.order; }
+  const EventList& events() const { return events_; }
+  EventList& events() { return events_; }
+  const Features& features() const { return features_; }
+  // Offsets of each feature section (file mode), for the header printer.
+  const std::vector<std::pair<uint32_t, FileSection>>& feature_sections() const {
+    return feature_sections_;
+  }
+  // Names perf uses for each data source in its dump ("perf.data", "pipe", "perf.data/data.1").
+  const std::vector<std::string>& source_names() const { return source_names_; }
+  const std::string& path() const { return path_; }
+  const ReaderStats& stats() const { return stats_; }
+
+  // Reads every record once, feeding `sink`. Stops at the first error perf would stop at;
+  // the error names the offset and record.
+  Status process(EventSink& sink);
+
+ private:
+  PerfData() = default;
+  struct Impl;
+  Status open_file(const std::string& path, Bytes bytes);
+  Status read_attrs(Bytes file);
+  Status read_feature_sections(Bytes file);
+  Status process_range(Bytes data, uint64_t base_offset, uint32_t source, EventSink& sink);
+
+  ContainerKind kind_ = ContainerKind::kFile;
+  std::string path_;
+  FileHeader header_;
+  EventList events_;
+  Features features_;
+  std::vector<std::pair<uint32_t, FileSection>> feature_sections_;
+  std::vector<std::string> source_names_;
+  ReaderStats stats_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace readperf

@@ -1,0 +1,97 @@
+// A decoded PERF_RECORD_SAMPLE, or the sample_id trailer of any other kernel record
+// (perf_event.h "struct sample_id"). Field meanings and defaults follow perf's
+// util/evsel.c evsel__parse_sample(): cpu/pid/tid are -1 and time/id/stream_id ~0 when absent,
+// period defaults to the attr's sample_period. Array fields are zero-copy views into the record.
+//
+//   Sample s;
+//   if (Status st = decode_sample(layout, record, s); !st) ... st.error().message()
+#pragma once
+
+#include <cstdint>
+
+#include "readperf/format/byte_cursor.h"
+#include "readperf/format/u64_array.h"
+
+namespace readperf {
+
+struct RegsDump {
+  uint64_t abi = 0;   // PERF_SAMPLE_REGS_ABI_{NONE,32,64}
+  uint64_t mask = 0;  // from the attr; regs holds popcount(mask) values
+  U64Array regs;
+};
+
+struct ReadValue {
+  uint64_t value = 0;
+  uint64_t id = 0;
+  uint64_t lost = 0;
+};
+
+struct SampleRead {
+  uint64_t time_enabled = 0;
+  uint64_t time_running = 0;
+  // Without PERF_FORMAT_GROUP: one value; with it: `group_nr` entries in `values`, each of
+  // read_value_words() u64s (value, then id and lost where the read_format has them).
+  ReadValue one;
+  uint64_t group_nr = 0;
+  U64Array values;
+  ReadValue group_value(size_t i, uint64_t read_format) const;
+};
+
+// One branch stack entry (perf_event.h struct perf_branch_entry), flags as a bit-field word
+// already converted to this machine's bit order.
+struct BranchEntry {
+  uint64_t from = 0;
+  uint64_t to = 0;
+  uint64_t flags = 0;
+};
+
+struct BranchStack {
+  uint64_t nr = 0;
+  uint64_t hw_idx = 0;
+  bool has_hw_idx = false;
+  Bytes entries;  // nr * 24 bytes
+  ByteOrder order = ByteOrder::kNative;
+  BranchEntry entry(size_t i) const;
+};
+
+struct Sample {
+  uint32_t type = 0;  // record type this was decoded from
+  uint16_t misc = 0;
+  uint64_t sample_type = 0;  // the attr's, for the printers
+
+  uint64_t ip = 0;
+  int32_t pid = -1;
+  int32_t tid = -1;
+  uint64_t time = ~0ull;
+  uint64_t addr = 0;
+  uint64_t id = ~0ull;
+  uint64_t stream_id = ~0ull;
+  uint32_t cpu = ~0u;
+  uint64_t period = 0;
+  SampleRead read;
+  bool has_callchain = false;
+  U64Array callchain;  // ips, PERF_CONTEXT_* markers included
+  uint32_t raw_size = 0;
+  Bytes raw;  // as stored (tracepoint data is in the writer's byte order)
+  bool has_branch_stack = false;
+  BranchStack branch_stack;
+  RegsDump user_regs;
+  uint64_t user_stack_size = 0;      // the dyn_size: bytes of the copy actually filled
+  uint64_t user_stack_offset = 0;    // offset in the record of the size word
+  Bytes user_stack;                  // the copy, of its full requested size
+  uint64_t weight = 0;
+  uint16_t ins_lat = 0;
+  uint16_t p_stage_cyc = 0;
+  uint64_t data_src = 0;
+  uint64_t transaction = 0;
+  RegsDump intr_regs;
+  uint64_t phys_addr = 0;
+  uint64_t cgroup = 0;
+  uint64_t data_page_size = 0;
+  uint64_t code_page_size = 0;
+  Bytes aux;
+
+  uint8_t cpumode() const { return misc & 7; }
+};
+
+}  // namespace readperf

@@ -1,0 +1,61 @@
+#include "report_command.h"
+
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "readperf/output/dump_printer.h"
+#include "readperf/output/header_printer.h"
+#include "readperf/output/out_buffer.h"
+#include "readperf/output/stats_printer.h"
+#include "readperf/reader/perf_data.h"
+
+namespace readperf::cli {
+
+namespace {
+int fail(const Error& e) {
+  fmt::print(stderr, "readperf: {}\n", e.message());
+  return 1;
+}
+}  // namespace
+
+int run_report(const ReportOptions& opts) {
+  auto data = PerfData::open(opts.input);
+  if (!data) return fail(data.error());
+  PerfData& pd = **data;
+  OutBuffer out(stdout);
+
+  if (opts.header_only) {
+    Status st = run_header(pd, opts.show_info, out);
+    if (!st) {
+      out.flush();
+      return fail(st.error());
+    }
+    return 0;
+  }
+  if (opts.dump_raw_trace) {
+    Status st = run_dump(pd, out);
+    if (!st) {
+      out.flush();
+      return fail(st.error());
+    }
+    return 0;
+  }
+  if (opts.stats) {
+    StatsCounter counts;
+    counts.events = &pd.events();
+    counts.order = pd.order();
+    Status st = pd.process(counts);
+    print_aggregated_stats(counts, pd, out);
+    print_event_stats(counts, pd, out);
+    if (!st) {
+      out.flush();
+      return fail(st.error());
+    }
+    return 0;
+  }
+  fmt::print(stderr, "readperf: report: only -D, --header-only and --stats exist so far\n");
+  return 2;
+}
+
+}  // namespace readperf::cli

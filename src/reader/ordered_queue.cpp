@@ -1,0 +1,102 @@
+#include "readperf/reader/ordered_queue.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace readperf {
+
+namespace {
+constexpr size_t kChunkSize = 4 << 20;
+
+// Min-heap on (timestamp, arrival): the first out is the earliest, ties in arrival order,
+// which is where perf's list insertion (queue_event) puts records of equal time.
+struct Later {
+  template <class E>
+  bool operator()(const E& a, const E& b) const {
+    return a.timestamp != b.timestamp ? a.timestamp > b.timestamp : a.seq > b.seq;
+  }
+};
+}  // namespace
+
+Bytes OrderedQueue::store(Bytes bytes, uint32_t* chunk) {
+  if (current_chunk_ == kNoChunk ||
+      chunks_[current_chunk_].capacity - chunks_[current_chunk_].used < bytes.size()) {
+    if (current_chunk_ != kNoChunk && chunks_[current_chunk_].live == 0) {
+      chunks_[current_chunk_].used = 0;
+    } else {
+      uint32_t next;
+      if (!free_chunks_.empty() && bytes.size() <= kChunkSize) {
+        next = free_chunks_.back();
+        free_chunks_.pop_back();
+      } else {
+        next = static_cast<uint32_t>(chunks_.size());
+        chunks_.emplace_back();
+        size_t cap = std::max(kChunkSize, bytes.size());
+        chunks_[next].data.reset(new std::byte[cap]);
+        chunks_[next].capacity = cap;
+      }
+      chunks_[next].used = 0;
+      chunks_[next].live = 0;
+      current_chunk_ = next;
+    }
+  }
+  Chunk& c = chunks_[current_chunk_];
+  std::byte* dst = c.data.get() + c.used;
+  std::memcpy(dst, bytes.data(), bytes.size());
+  c.used += (bytes.size() + 7) & ~size_t{7};
+  if (c.used > c.capacity) c.used = c.capacity;
+  ++c.live;
+  *chunk = current_chunk_;
+  return {dst, bytes.size()};
+}
+
+void OrderedQueue::release(uint32_t chunk) {
+  if (chunk == kNoChunk) return;
+  Chunk& c = chunks_[chunk];
+  if (--c.live == 0 && chunk != current_chunk_) {
+    c.used = 0;
+    free_chunks_.push_back(chunk);
+  }
+}
+
+bool OrderedQueue::push(uint64_t timestamp, const RecordView& r, bool copy) {
+  if (timestamp == 0 || timestamp == ~0ull) return false;
+  if (timestamp < last_flush_) ++nr_unordered_;
+  // ordered-events.c queue_event(): the largest time is updated only when the record goes
+  // to the tail of the queue, or into an empty queue.
+  bool at_tail = heap_.empty() || timestamp >= max_in_queue();
+  if (at_tail) max_timestamp_ = timestamp;
+  Entry e{timestamp, seq_++, r, kNoChunk};
+  if (copy) e.record.bytes = store(r.bytes, &e.chunk);
+  heap_.push_back(e);
+  std::push_heap(heap_.begin(), heap_.end(), Later{});
+  if (timestamp > queue_max_) queue_max_ = timestamp;
+  return true;
+}
+
+void OrderedQueue::flush_to(uint64_t limit, const Deliver& deliver) {
+  if (limit == 0) return;  // do_flush(): nothing before the first round's end
+  while (!heap_.empty() && heap_.front().timestamp <= limit) {
+    std::pop_heap(heap_.begin(), heap_.end(), Later{});
+    Entry e = heap_.back();
+    heap_.pop_back();
+    deliver(e.record, e.timestamp);
+    last_flush_ = e.timestamp;
+    release(e.chunk);
+  }
+  if (heap_.empty()) queue_max_ = 0;
+}
+
+void OrderedQueue::flush_round(const Deliver& deliver) {
+  if (heap_.empty()) return;  // __ordered_events__flush() returns before updating next_flush
+  flush_to(next_flush_, deliver);
+  next_flush_ = max_timestamp_;
+}
+
+void OrderedQueue::flush_all(const Deliver& deliver) {
+  if (heap_.empty()) return;
+  next_flush_ = ~0ull;
+  flush_to(next_flush_, deliver);
+}
+
+}  // namespace readperf

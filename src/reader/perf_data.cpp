@@ -1,0 +1,522 @@
+#include "readperf/reader/perf_data.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "decompressor.h"
+#include "readperf/format/perf_abi.h"
+#include "readperf/reader/input_file.h"
+#include "readperf/reader/ordered_queue.h"
+
+namespace readperf {
+
+namespace {
+
+// perf's session.c reads a directory's data files 2 MB at a time, in turn.
+constexpr uint64_t kDirSliceBytes = 2 * 1024 * 1024;
+
+Error record_error(const RecordView& r, uint64_t offset, std::string_view what) {
+  return Error(fmt::format("record type {} ({}) size {}: {}", r.type, record_type_name(r.type),
+                           r.size, what),
+               offset);
+}
+
+}  // namespace
+
+// One data file, or the data section of the main file, read record by record.
+struct DataReader {
+  DataReader(Bytes d, uint64_t base, uint32_t src) : data(d), base_offset(base), source(src) {}
+  Bytes data;            // the bytes to read
+  uint64_t base_offset;  // file offset of data[0]
+  uint32_t source;
+  size_t pos = 0;
+  uint64_t slice = 0;  // bytes read since this reader's turn began (directory mode)
+  Decompressor decompressor;
+  bool done = false;
+};
+
+struct PerfData::Impl {
+  std::vector<std::unique_ptr<MappedFile>> files;
+  std::unique_ptr<StreamInput> stream;
+  Bytes pipe_bytes;  // a regular file holding a pipe-mode stream
+  std::vector<DataReader> readers;
+  OrderedQueue queue;
+  EventSink* sink = nullptr;
+  Sample sample;  // reused for every delivery
+
+  Status handle(PerfData& pd, const RecordView& r, bool transient, DataReader* reader,
+                uint64_t* skip);
+  Status handle_user(PerfData& pd, const RecordView& r, DataReader* reader, uint64_t* skip);
+  Status drain_decompressed(PerfData& pd, DataReader& reader, uint64_t file_offset);
+  void deliver(PerfData& pd, const RecordView& r);
+};
+
+PerfData::~PerfData() = default;
+
+Result<std::unique_ptr<PerfData>> PerfData::open(const std::string& path) {
+  std::unique_ptr<PerfData> pd(new PerfData());
+  pd->impl_ = std::make_unique<Impl>();
+  pd->path_ = path;
+  auto with_path = [&](const Error& e) {
+    return tl::unexpected(Error(fmt::format("{}: {}", path, e.what()), e.offset()));
+  };
+
+  struct stat st;
+  bool is_stream = path == "-" || (::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode));
+  if (is_stream) {
+    auto s = StreamInput::open(path);
+    if (!s) return with_path(s.error());
+    std::byte buf[kPipeHeaderSize];
+    auto got = (*s)->read_exact(buf, sizeof buf);
+    if (!got) return with_path(got.error());
+    auto h = parse_file_header(Bytes(buf, *got));
+    if (!h) return with_path(h.error());
+    if (!h->is_pipe) {
+      return with_path(Error("a stream must hold a pipe-mode recording (perf record -o -)", 8));
+    }
+    pd->header_ = *h;
+    pd->kind_ = ContainerKind::kPipe;
+    pd->impl_->stream = std::move(*s);
+    pd->source_names_.push_back("pipe");
+    return pd;
+  }
+
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    // perf record --threads: perf.data/data holds the header, data.N the per-thread data.
+    std::string main = path + "/data";
+    auto f = MappedFile::open(main);
+    if (!f) return tl::unexpected(Error(fmt::format("{}: {}", main, f.error().what())));
+    Bytes bytes = (*f)->bytes();
+    pd->impl_->files.push_back(std::move(*f));
+    pd->kind_ = ContainerKind::kDirectory;
+    if (Status s = pd->open_file(main, bytes); !s) {
+      return tl::unexpected(Error(fmt::format("{}: {}", main, s.error().what()),
+                                  s.error().offset()));
+    }
+    pd->source_names_.push_back(main);
+    DataReader main_reader(bytes.subspan(pd->header_.data.offset, pd->header_.data.size),
+                           pd->header_.data.offset, 0);
+    pd->impl_->readers.push_back(std::move(main_reader));
+    // data.0, data.1, ... in numeric order, as perf's data.c open_dir() sorts them.
+    std::vector<std::pair<int, std::string>> parts;
+    for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
+      std::string name = entry.path().filename().string();
+      if (name.rfind("data.", 0) != 0) continue;
+      char* end = nullptr;
+      long n = std::strtol(name.c_str() + 5, &end, 10);
+      if (*end != '\0' || name.size() == 5) continue;
+      parts.emplace_back(static_cast<int>(n), path + "/" + name);
+    }
+    std::sort(parts.begin(), parts.end());
+    for (auto& [n, part] : parts) {
+      auto pf = MappedFile::open(part);
+      if (!pf) return tl::unexpected(Error(fmt::format("{}: {}", part, pf.error().what())));
+      Bytes b = (*pf)->bytes();
+      pd->impl_->files.push_back(std::move(*pf));
+      if (b.empty()) continue;  // perf skips empty data files
+      pd->source_names_.push_back(part);
+      pd->impl_->readers.push_back(
+          DataReader(b, 0, static_cast<uint32_t>(pd->source_names_.size() - 1)));
+    }
+    return pd;
+  }
+
+  auto f = MappedFile::open(path);
+  if (!f) return with_path(f.error());
+  Bytes bytes = (*f)->bytes();
+  pd->impl_->files.push_back(std::move(*f));
+  auto h = parse_file_header(bytes);
+  if (!h) return with_path(h.error());
+  if (h->is_pipe) {
+    pd->header_ = *h;
+    pd->kind_ = ContainerKind::kPipe;
+    pd->impl_->pipe_bytes = bytes.subspan(kPipeHeaderSize);
+    pd->source_names_.push_back("pipe");
+    return pd;
+  }
+  if (Status s = pd->open_file(path, bytes); !s) return with_path(s.error());
+  pd->source_names_.push_back(path);
+  pd->impl_->readers.push_back(DataReader(
+      bytes.subspan(pd->header_.data.offset, pd->header_.data.size), pd->header_.data.offset, 0));
+  return pd;
+}
+
+Status PerfData::open_file(const std::string& /*path*/, Bytes bytes) {
+  ASSIGN_OR_RETURN(header_, parse_file_header(bytes));
+  if (header_.is_pipe) return make_error("pipe-mode header where a file header was expected", 8);
+  if (!fits(header_.data.offset, header_.data.size, bytes.size())) {
+    // A recording cut short: read the records that are there (perf refuses such files).
+    if (header_.data.offset > bytes.size()) {
+      return make_error(fmt::format("data section at {:#x} starts past the end of the file "
+                                    "({:#x} bytes)",
+                                    header_.data.offset, bytes.size()),
+                        40);
+    }
+    header_.data.size = bytes.size() - header_.data.offset;
+  }
+  RETURN_IF_ERROR(read_attrs(bytes));
+  RETURN_IF_ERROR(read_feature_sections(bytes));
+  return {};
+}
+
+Status PerfData::read_attrs(Bytes file) {
+  const FileSection& s = header_.attrs;
+  if (header_.attr_size == 0) {
+    if (s.size != 0) return make_error("attr_size is 0 but the attrs section is not empty", 16);
+    return {};
+  }
+  if (!fits(s.offset, s.size, file.size())) {
+    return make_error(fmt::format("attrs section [{:#x}, +{:#x}) runs past the end of the file",
+                                  s.offset, s.size),
+                      24);
+  }
+  uint64_t n = s.size / header_.attr_size;
+  for (uint64_t i = 0; i < n; ++i) {
+    uint64_t at = s.offset + i * header_.attr_size;
+    ByteCursor c(file.subspan(at, header_.attr_size), order(), at);
+    // header.c read_attr(): the attr's own size (0 means the first version), then the ids
+    // section right after it.
+    ByteCursor peek = c;
+    peek.u32();
+    uint32_t attr_bytes = peek.u32();
+    if (attr_bytes == 0) attr_bytes = kAttrSizeVer0;
+    if (attr_bytes + 16 > header_.attr_size) {
+      return make_error(fmt::format("attr {} declares {} bytes, more than the {}-byte entry",
+                                    i, attr_bytes, header_.attr_size),
+                        at + 4);
+    }
+    ASSIGN_OR_RETURN(EventAttr attr, parse_event_attr(c, attr_bytes));
+    FileSection ids{c.u64(), c.u64()};
+    if (!c.ok()) return tl::unexpected(c.error("attr ids section"));
+    if (!fits(ids.offset, ids.size, file.size())) {
+      return make_error(fmt::format("ids of attr {} at [{:#x}, +{:#x}) run past the end of the "
+                                    "file",
+                                    i, ids.offset, ids.size),
+                        at + attr_bytes);
+    }
+    std::vector<uint64_t> id_list;
+    ByteCursor ic(file.subspan(ids.offset, ids.size), order(), ids.offset);
+    for (uint64_t k = 0; k < ids.size / 8; ++k) id_list.push_back(ic.u64());
+    events_.add(attr, std::move(id_list));
+  }
+  return {};
+}
+
+Status PerfData::read_feature_sections(Bytes file) {
+  uint64_t at = header_.feature_table_offset();
+  for (uint32_t feat = 0; feat < header_.features.size(); ++feat) {
+    if (!header_.features[feat]) continue;
+    if (!fits(at, 16, file.size())) {
+      // perf warns and carries on without the feature sections.
+      break;
+    }
+    ByteCursor c(file.subspan(at, 16), order(), at);
+    FileSection s{c.u64(), c.u64()};
+    at += 16;
+    feature_sections_.emplace_back(feat, s);
+    if (!fits(s.offset, s.size, file.size())) continue;
+    ByteCursor fc(file.subspan(s.offset, s.size), order(), s.offset);
+    // A damaged section is skipped; the others still count.
+    (void)parse_feature(feat, fc, features_);
+  }
+  // EVENT_DESC names the events (header.c process_event_desc), matched by position.
+  if (features_.event_desc) {
+    for (size_t i = 0; i < features_.event_desc->size() && i < events_.size(); ++i) {
+      events_[i].name = (*features_.event_desc)[i].name;
+    }
+  }
+  return {};
+}
+
+void PerfData::Impl::deliver(PerfData& pd, const RecordView& r) {
+  const Evsel* evsel = pd.events_.evsel_for_record(r, pd.order());
+  if (!evsel) {
+    ++pd.stats_.skipped;
+    sink->on_skipped(r, record_error(r, r.file_offset, "names no known event id"));
+    return;
+  }
+  if (Status s = evsel->layout.decode(r, pd.order(), sample); !s) {
+    ++pd.stats_.skipped;
+    sink->on_skipped(r, s.error());
+    return;
+  }
+  sink->on_kernel_record(r, sample, evsel);
+}
+
+Status PerfData::Impl::handle(PerfData& pd, const RecordView& r, bool transient,
+                              DataReader* reader, uint64_t* skip) {
+  ++pd.stats_.records;
+  *skip = 0;
+  sink->on_read(r);
+  if (r.type >= kRecordUserTypeStart) return handle_user(pd, r, reader, skip);
+  if (r.type >= kRecordKernelTypeMax) {
+    // Unknown kernel type: perf counts it and skips it at delivery (nr_unknown_events).
+    ++pd.stats_.skipped;
+    sink->on_skipped(r, record_error(r, r.file_offset, "unknown record type"));
+    return {};
+  }
+  const Evsel* evsel = pd.events_.evsel_for_record(r, pd.order());
+  uint64_t ts = evsel ? evsel->layout.timestamp(r, pd.order()) : ~0ull;
+  if (queue.push(ts, r, transient)) return {};
+  deliver(pd, r);
+  return {};
+}
+
+Status PerfData::Impl::handle_user(PerfData& pd, const RecordView& r, DataReader* reader,
+                                   uint64_t* skip) {
+  sink->on_user_record(r);
+  ByteCursor c = r.body(pd.order());
+  auto deliver_fn = [&](const RecordView& q, uint64_t) { deliver(pd, q); };
+  switch (r.type) {
+    case kRecordHeaderAttr: {
+      // util/header.c perf_event__process_attr(): the attr, then its ids to the end.
+      ByteCursor peek = c;
+      peek.u32();
+      uint32_t attr_bytes = peek.u32();
+      if (attr_bytes == 0) attr_bytes = kAttrSizeVer0;
+      if (attr_bytes > c.remaining()) {
+        return tl::unexpected(record_error(r, r.file_offset, "attr larger than its record"));
+      }
+      auto attr = parse_event_attr(c, attr_bytes);
+      if (!attr) return tl::unexpected(attr.error());
+      std::vector<uint64_t> ids;
+      while (c.remaining() >= 8) ids.push_back(c.u64());
+      pd.events_.add(*attr, std::move(ids));
+      return {};
+    }
+    case kRecordIdIndex: {
+      uint64_t nr = c.u64();
+      for (uint64_t i = 0; i < nr && c.remaining() >= 32; ++i) {
+        uint64_t id = c.u64();
+        uint64_t idx = c.u64();
+        c.u64();  // cpu
+        c.u64();  // tid
+        pd.events_.add_id(idx, id);
+      }
+      return {};
+    }
+    case kRecordHeaderFeature: {
+      uint64_t feat = c.u64();
+      if (c.ok() && feat < 256) {
+        (void)parse_feature(static_cast<uint32_t>(feat), c.sub(c.remaining()), pd.features_);
+        if (feat == kFeatEventDesc && pd.features_.event_desc) {
+          for (size_t i = 0; i < pd.features_.event_desc->size() && i < pd.events_.size(); ++i)
+            pd.events_[i].name = (*pd.features_.event_desc)[i].name;
+        }
+      }
+      return {};
+    }
+    case kRecordEventUpdate: {
+      // util/event.h struct perf_record_event_update: type, id, then the payload;
+      // PERF_EVENT_UPDATE__NAME (2) names the event (header.c perf_event__process_event_update).
+      uint64_t type = c.u64();
+      uint64_t id = c.u64();
+      if (c.ok() && type == 2) {
+        const Evsel* ev = pd.events_.find_id(id);
+        if (ev) pd.events_[ev->index].name = std::string(c.cstring());
+      }
+      return {};
+    }
+    case kRecordFinishedRound:
+      queue.flush_round(deliver_fn);
+      return {};
+    case kRecordHeaderTracingData: {
+      // The tracing data follows the record, padded to 8 bytes (header.c
+      // perf_event__process_tracing_data).
+      uint32_t size = c.u32();
+      *skip = (static_cast<uint64_t>(size) + 7) & ~7ull;
+      return {};
+    }
+    case kRecordAuxtrace: {
+      // The AUX area data follows the record (session.c, "setup for reading amidst mmap").
+      *skip = c.u64();
+      return {};
+    }
+    case kRecordCompressed:
+    case kRecordCompressed2: {
+      if (!reader) {
+        return tl::unexpected(record_error(r, r.file_offset, "compressed record inside "
+                                                             "compressed data"));
+      }
+      Bytes payload = r.bytes.subspan(kRecordHeaderSize);
+      if (r.type == kRecordCompressed2) {
+        // perf 7.x: struct perf_record_compressed2 { header; u64 data_size; char data[]; }
+        uint64_t data_size = c.u64();
+        if (!c.ok() || data_size > payload.size() - 8) {
+          return tl::unexpected(record_error(r, r.file_offset, "data_size past the record"));
+        }
+        payload = payload.subspan(8, data_size);
+      }
+      if (Status s = reader->decompressor.feed(payload); !s) {
+        return tl::unexpected(record_error(r, r.file_offset, s.error().what()));
+      }
+      return {};
+    }
+    default:
+      return {};
+  }
+}
+
+Status PerfData::Impl::drain_decompressed(PerfData& pd, DataReader& reader,
+                                          uint64_t file_offset) {
+  while (true) {
+    Bytes pending = reader.decompressor.pending();
+    if (pending.size() < kRecordHeaderSize) return {};
+    ByteCursor hc(pending.first(kRecordHeaderSize), pd.order());
+    RecordView r;
+    r.type = hc.u32();
+    r.misc = hc.u16();
+    r.size = hc.u16();
+    if (r.size > pending.size()) return {};  // the rest comes with the next chunk
+    r.bytes = pending.first(r.size);
+    r.file_offset = file_offset;
+    r.source = reader.source;
+    r.decompressed = true;
+    if (r.size < kRecordHeaderSize) {
+      return tl::unexpected(
+          record_error(r, file_offset, "is smaller than its header (in compressed data)"));
+    }
+    uint64_t skip = 0;
+    RETURN_IF_ERROR(handle(pd, r, /*transient=*/true, nullptr, &skip));
+    reader.decompressor.consume(r.size);
+  }
+}
+
+Status PerfData::process(EventSink& sink) {
+  Impl& im = *impl_;
+  im.sink = &sink;
+  auto deliver_fn = [&](const RecordView& q, uint64_t) { im.deliver(*this, q); };
+
+  if (kind_ == ContainerKind::kPipe) {
+    // Offsets count from the end of the 16-byte pipe header, as perf's pipe reader does.
+    DataReader reader(im.pipe_bytes, 0, 0);
+    uint64_t head = 0;
+    std::vector<std::byte> buf(1 << 16);
+    while (true) {
+      RecordView r;
+      r.file_offset = head;
+      r.source = 0;
+      std::byte hdr[kRecordHeaderSize];
+      size_t got;
+      if (im.stream) {
+        auto g = im.stream->read_exact(hdr, kRecordHeaderSize);
+        if (!g) return tl::unexpected(g.error());
+        got = *g;
+      } else {
+        got = std::min(kRecordHeaderSize, im.pipe_bytes.size() - head);
+        std::memcpy(hdr, im.pipe_bytes.data() + head, got);
+      }
+      if (got == 0) break;
+      if (got < kRecordHeaderSize) {
+        return make_error("truncated record header at the end of the stream", head + 16);
+      }
+      ByteCursor hc(Bytes(hdr, kRecordHeaderSize), order());
+      r.type = hc.u32();
+      r.misc = hc.u16();
+      r.size = hc.u16();
+      if (r.size < kRecordHeaderSize) {
+        return tl::unexpected(record_error(r, head + 16, "is smaller than its header"));
+      }
+      bool transient = true;
+      if (im.stream) {
+        if (buf.size() < r.size) buf.resize(r.size);
+        std::memcpy(buf.data(), hdr, kRecordHeaderSize);
+        auto g = im.stream->read_exact(buf.data() + kRecordHeaderSize, r.size - kRecordHeaderSize);
+        if (!g) return tl::unexpected(g.error());
+        if (*g < r.size - kRecordHeaderSize) {
+          // perf: "unexpected end of event stream", then it finishes normally.
+          break;
+        }
+        r.bytes = Bytes(buf.data(), r.size);
+      } else {
+        if (r.size > im.pipe_bytes.size() - head) break;
+        r.bytes = im.pipe_bytes.subspan(head, r.size);
+        transient = false;
+      }
+      uint64_t skip = 0;
+      RETURN_IF_ERROR(im.handle(*this, r, transient, &reader, &skip));
+      head += r.size;
+      if (skip) {
+        // Data carried after the record (tracing data, AUX): read past it.
+        if (im.stream) {
+          std::vector<std::byte> sink_buf(std::min<uint64_t>(skip, 1 << 20));
+          uint64_t left = skip;
+          while (left) {
+            size_t n = std::min<uint64_t>(left, sink_buf.size());
+            auto g = im.stream->read_exact(sink_buf.data(), n);
+            if (!g) return tl::unexpected(g.error());
+            if (*g < n) break;
+            left -= n;
+          }
+        } else if (skip > im.pipe_bytes.size() - head) {
+          head = im.pipe_bytes.size();
+        }
+        head += skip;
+      }
+      RETURN_IF_ERROR(im.drain_decompressed(*this, reader, r.file_offset));
+    }
+    im.queue.flush_all(deliver_fn);
+    stats_.unordered = im.queue.unordered();
+    return {};
+  }
+
+  // File and directory: each reader in turn, 2 MB at a time (one reader for a file).
+  size_t active = im.readers.size();
+  size_t i = 0;
+  while (active > 0) {
+    DataReader& rd = im.readers[i];
+    if (rd.done) {
+      i = (i + 1) % im.readers.size();
+      continue;
+    }
+    if (rd.pos >= rd.data.size()) {
+      rd.done = true;
+      --active;
+      continue;
+    }
+    uint64_t offset = rd.base_offset + rd.pos;
+    if (rd.data.size() - rd.pos < kRecordHeaderSize) {
+      // A partial header at the end: perf stops reading this file without a word.
+      rd.done = true;
+      --active;
+      continue;
+    }
+    ByteCursor hc(rd.data.subspan(rd.pos, kRecordHeaderSize), order());
+    RecordView r;
+    r.type = hc.u32();
+    r.misc = hc.u16();
+    r.size = hc.u16();
+    r.file_offset = offset;
+    r.source = rd.source;
+    if (r.size < kRecordHeaderSize) {
+      return tl::unexpected(record_error(r, offset, "is smaller than its header"));
+    }
+    if (r.size > rd.data.size() - rd.pos) {
+      return tl::unexpected(record_error(
+          r, offset, fmt::format("runs past the end of the data ({:#x})",
+                                 rd.base_offset + rd.data.size())));
+    }
+    r.bytes = rd.data.subspan(rd.pos, r.size);
+    uint64_t skip = 0;
+    RETURN_IF_ERROR(im.handle(*this, r, /*transient=*/false, &rd, &skip));
+    uint64_t advance = r.size + skip;
+    rd.pos = advance > rd.data.size() - rd.pos ? rd.data.size() : rd.pos + advance;
+    rd.slice += advance;
+    RETURN_IF_ERROR(im.drain_decompressed(*this, rd, offset));
+    if (rd.slice >= kDirSliceBytes) {
+      rd.slice = 0;
+      i = (i + 1) % im.readers.size();
+    }
+  }
+  im.queue.flush_all(deliver_fn);
+  stats_.unordered = im.queue.unordered();
+  return {};
+}
+
+}  // namespace readperf
