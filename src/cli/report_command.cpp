@@ -45,7 +45,12 @@ int run_report(const ReportOptions& opts) {
     StatsCounter counts;
     counts.events = &pd.events();
     counts.order = pd.order();
-    Status st = pd.process(counts);
+    // builtin-report.c stats_setup() clears the tool: no ordering, and only the event of
+    // each sample matters.
+    PerfData::ProcessOptions po;
+    po.ordered = false;
+    po.decode_samples = false;
+    Status st = pd.process(counts, po);
     print_aggregated_stats(counts, pd, out);
     print_event_stats(counts, pd, out);
     if (!st) {

@@ -41,8 +41,11 @@ void print_aggregated_stats(const StatsCounter& c, const PerfData& data, OutBuff
                         : "";
   out.print("\nAggregated stats:{}\n", msg);
   uint64_t total = c.nr_events[0];
-  for (uint32_t i = 0; i < kRecordHeaderMax - 1; ++i) {
-    std::string_view name = perf_event_name(i);
+  // perf 6.1's table ends at FINISHED_INIT; COMPRESSED2 (perf 7.x) is shown only when
+  // present, which a file perf 6.1 can read never is.
+  for (uint32_t i = 0; i < kRecordHeaderMax; ++i) {
+    if (i == kRecordCompressed2 && !c.nr_events[i]) continue;
+    std::string_view name = record_type_name(i);
     if (name == "UNKNOWN") continue;
     if (i != 0 && !c.nr_events[i]) continue;  // report.skip-empty defaults to true
     if (i && total) {

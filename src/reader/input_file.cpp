@@ -43,7 +43,7 @@ MappedFile::~MappedFile() {
 }
 
 void MappedFile::release_before(uint64_t offset) {
-  constexpr uint64_t kChunk = 64ull << 20;
+  constexpr uint64_t kChunk = 16ull << 20;
   if (!data_ || offset < released_ + kChunk) return;
   uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   uint64_t end = offset / page * page;

@@ -7,15 +7,6 @@ namespace readperf {
 
 namespace {
 constexpr size_t kChunkSize = 4 << 20;
-
-// Min-heap on (timestamp, arrival): the first out is the earliest, ties in arrival order,
-// which is where perf's list insertion (queue_event) puts records of equal time.
-struct Later {
-  template <class E>
-  bool operator()(const E& a, const E& b) const {
-    return a.timestamp != b.timestamp ? a.timestamp > b.timestamp : a.seq > b.seq;
-  }
-};
 }  // namespace
 
 Bytes OrderedQueue::store(Bytes bytes, uint32_t* chunk) {
@@ -64,37 +55,64 @@ bool OrderedQueue::push(uint64_t timestamp, const RecordView& r, bool copy) {
   if (timestamp < last_flush_) ++nr_unordered_;
   // ordered-events.c queue_event(): the largest time is updated only when the record goes
   // to the tail of the queue, or into an empty queue.
-  bool at_tail = heap_.empty() || timestamp >= max_in_queue();
-  if (at_tail) max_timestamp_ = timestamp;
-  Entry e{timestamp, seq_++, r, kNoChunk};
+  if (size() == 0 || timestamp >= queue_max_) {
+    max_timestamp_ = timestamp;
+    queue_max_ = timestamp;
+  }
+  Entry e{timestamp, r, kNoChunk};
   if (copy) e.record.bytes = store(r.bytes, &e.chunk);
-  heap_.push_back(e);
-  std::push_heap(heap_.begin(), heap_.end(), Later{});
-  if (timestamp > queue_max_) queue_max_ = timestamp;
+  incoming_.push_back(e);
   return true;
 }
 
 void OrderedQueue::flush_to(uint64_t limit, const Deliver& deliver) {
   if (limit == 0) return;  // do_flush(): nothing before the first round's end
-  while (!heap_.empty() && heap_.front().timestamp <= limit) {
-    std::pop_heap(heap_.begin(), heap_.end(), Later{});
-    Entry e = heap_.back();
-    heap_.pop_back();
+  auto earlier = [](const Entry& a, const Entry& b) { return a.timestamp < b.timestamp; };
+  if (!incoming_.empty()) {
+    if (!std::is_sorted(incoming_.begin(), incoming_.end(), earlier)) {
+      std::stable_sort(incoming_.begin(), incoming_.end(), earlier);
+    }
+    if (head_ == sorted_.size() || sorted_.back().timestamp <= incoming_.front().timestamp) {
+      if (head_ == sorted_.size()) {
+        sorted_.clear();
+        head_ = 0;
+      }
+      sorted_.insert(sorted_.end(), incoming_.begin(), incoming_.end());
+    } else {
+      // std::merge takes from the first run on ties: earlier arrivals stay first.
+      merged_.clear();
+      merged_.reserve(sorted_.size() - head_ + incoming_.size());
+      std::merge(sorted_.begin() + static_cast<ptrdiff_t>(head_), sorted_.end(),
+                 incoming_.begin(), incoming_.end(), std::back_inserter(merged_), earlier);
+      sorted_.swap(merged_);
+      head_ = 0;
+    }
+    incoming_.clear();
+  }
+  while (head_ < sorted_.size() && sorted_[head_].timestamp <= limit) {
+    const Entry& e = sorted_[head_++];
     deliver(e.record, e.timestamp);
     last_flush_ = e.timestamp;
     release(e.chunk);
   }
-  if (heap_.empty()) queue_max_ = 0;
+  if (head_ == sorted_.size()) {
+    sorted_.clear();
+    head_ = 0;
+    queue_max_ = 0;
+  } else if (head_ > sorted_.size() / 2 && head_ > 4096) {
+    sorted_.erase(sorted_.begin(), sorted_.begin() + static_cast<ptrdiff_t>(head_));
+    head_ = 0;
+  }
 }
 
 void OrderedQueue::flush_round(const Deliver& deliver) {
-  if (heap_.empty()) return;  // __ordered_events__flush() returns before updating next_flush
+  if (size() == 0) return;  // __ordered_events__flush() returns before updating next_flush
   flush_to(next_flush_, deliver);
   next_flush_ = max_timestamp_;
 }
 
 void OrderedQueue::flush_all(const Deliver& deliver) {
-  if (heap_.empty()) return;
+  if (size() == 0) return;
   next_flush_ = ~0ull;
   flush_to(next_flush_, deliver);
 }

@@ -30,7 +30,8 @@ Error record_error(const RecordView& r, uint64_t offset, std::string_view what) 
 
 // One data file, or the data section of the main file, read record by record.
 struct DataReader {
-  DataReader(Bytes d, uint64_t base, uint32_t src) : data(d), base_offset(base), source(src) {}
+  DataReader(Bytes d, uint64_t base, uint32_t src, MappedFile* f = nullptr)
+      : data(d), base_offset(base), source(src), file(f) {}
   Bytes data;            // the bytes to read
   uint64_t base_offset;  // file offset of data[0]
   uint32_t source;
@@ -38,6 +39,10 @@ struct DataReader {
   uint64_t slice = 0;  // bytes read since this reader's turn began (directory mode)
   Decompressor decompressor;
   bool done = false;
+  // The mapping `data` lives in, whose pages behind the reader are dropped as it goes, so
+  // resident memory stays flat however large the file (pages still referenced by queued
+  // records fault back in from the file).
+  MappedFile* file = nullptr;
 };
 
 struct PerfData::Impl {
@@ -47,6 +52,7 @@ struct PerfData::Impl {
   std::vector<DataReader> readers;
   OrderedQueue queue;
   EventSink* sink = nullptr;
+  ProcessOptions options;
   Sample sample;  // reused for every delivery
 
   Status handle(PerfData& pd, const RecordView& r, bool transient, DataReader* reader,
@@ -101,7 +107,7 @@ Result<std::unique_ptr<PerfData>> PerfData::open(const std::string& path) {
     }
     pd->source_names_.push_back(main);
     DataReader main_reader(bytes.subspan(pd->header_.data.offset, pd->header_.data.size),
-                           pd->header_.data.offset, 0);
+                           pd->header_.data.offset, 0, pd->impl_->files.back().get());
     pd->impl_->readers.push_back(std::move(main_reader));
     // data.0, data.1, ... in numeric order, as perf's data.c open_dir() sorts them.
     std::vector<std::pair<int, std::string>> parts;
@@ -121,8 +127,8 @@ Result<std::unique_ptr<PerfData>> PerfData::open(const std::string& path) {
       pd->impl_->files.push_back(std::move(*pf));
       if (b.empty()) continue;  // perf skips empty data files
       pd->source_names_.push_back(part);
-      pd->impl_->readers.push_back(
-          DataReader(b, 0, static_cast<uint32_t>(pd->source_names_.size() - 1)));
+      pd->impl_->readers.push_back(DataReader(
+          b, 0, static_cast<uint32_t>(pd->source_names_.size() - 1), pd->impl_->files.back().get()));
     }
     return pd;
   }
@@ -142,8 +148,9 @@ Result<std::unique_ptr<PerfData>> PerfData::open(const std::string& path) {
   }
   if (Status s = pd->open_file(path, bytes); !s) return with_path(s.error());
   pd->source_names_.push_back(path);
-  pd->impl_->readers.push_back(DataReader(
-      bytes.subspan(pd->header_.data.offset, pd->header_.data.size), pd->header_.data.offset, 0));
+  pd->impl_->readers.push_back(
+      DataReader(bytes.subspan(pd->header_.data.offset, pd->header_.data.size),
+                 pd->header_.data.offset, 0, pd->impl_->files.back().get()));
   return pd;
 }
 
@@ -241,6 +248,10 @@ void PerfData::Impl::deliver(PerfData& pd, const RecordView& r) {
     sink->on_skipped(r, record_error(r, r.file_offset, "names no known event id"));
     return;
   }
+  if (!options.decode_samples && r.type == kRecordSample) {
+    sink->on_kernel_record(r, sample, evsel);
+    return;
+  }
   if (Status s = evsel->layout.decode(r, pd.order(), sample); !s) {
     ++pd.stats_.skipped;
     sink->on_skipped(r, s.error());
@@ -261,9 +272,11 @@ Status PerfData::Impl::handle(PerfData& pd, const RecordView& r, bool transient,
     sink->on_skipped(r, record_error(r, r.file_offset, "unknown record type"));
     return {};
   }
-  const Evsel* evsel = pd.events_.evsel_for_record(r, pd.order());
-  uint64_t ts = evsel ? evsel->layout.timestamp(r, pd.order()) : ~0ull;
-  if (queue.push(ts, r, transient)) return {};
+  if (options.ordered) {
+    const Evsel* evsel = pd.events_.evsel_for_record(r, pd.order());
+    uint64_t ts = evsel ? evsel->layout.timestamp(r, pd.order()) : ~0ull;
+    if (queue.push(ts, r, transient)) return {};
+  }
   deliver(pd, r);
   return {};
 }
@@ -388,9 +401,10 @@ Status PerfData::Impl::drain_decompressed(PerfData& pd, DataReader& reader,
   }
 }
 
-Status PerfData::process(EventSink& sink) {
+Status PerfData::process(EventSink& sink, const ProcessOptions& options) {
   Impl& im = *impl_;
   im.sink = &sink;
+  im.options = options;
   auto deliver_fn = [&](const RecordView& q, uint64_t) { im.deliver(*this, q); };
 
   if (kind_ == ContainerKind::kPipe) {
@@ -509,6 +523,7 @@ Status PerfData::process(EventSink& sink) {
     rd.pos = advance > rd.data.size() - rd.pos ? rd.data.size() : rd.pos + advance;
     rd.slice += advance;
     RETURN_IF_ERROR(im.drain_decompressed(*this, rd, offset));
+    if (rd.file) rd.file->release_before(rd.base_offset + rd.pos);
     if (rd.slice >= kDirSliceBytes) {
       rd.slice = 0;
       i = (i + 1) % im.readers.size();

@@ -31,14 +31,13 @@ class OrderedQueue {
   // OE_FLUSH__FINAL: delivers everything.
   void flush_all(const Deliver& deliver);
 
-  size_t size() const { return heap_.size(); }
+  size_t size() const { return sorted_.size() - head_ + incoming_.size(); }
   // Records queued with a time before the last one delivered (perf's nr_unordered_events).
   uint64_t unordered() const { return nr_unordered_; }
 
  private:
   struct Entry {
     uint64_t timestamp;
-    uint64_t seq;
     RecordView record;
     uint32_t chunk;  // arena chunk holding the copy, or kNoChunk
   };
@@ -49,8 +48,14 @@ class OrderedQueue {
   Bytes store(Bytes bytes, uint32_t* chunk);
   void release(uint32_t chunk);
 
-  std::vector<Entry> heap_;
-  uint64_t seq_ = 0;
+  // Records wait in two runs: `sorted_` (from `head_` on) holds what earlier flushes left,
+  // in order; `incoming_` what arrived since, in arrival order. A flush stable-sorts the
+  // incoming run and merges it in: records mostly arrive in order (one CPU's buffer after
+  // another), so this costs little more than a copy.
+  std::vector<Entry> sorted_;
+  size_t head_ = 0;
+  std::vector<Entry> incoming_;
+  std::vector<Entry> merged_;  // scratch
   uint64_t next_flush_ = 0;
   uint64_t max_timestamp_ = 0;
   uint64_t last_flush_ = 0;

@@ -73,9 +73,18 @@ class PerfData {
   const std::string& path() const { return path_; }
   const ReaderStats& stats() const { return stats_; }
 
+  struct ProcessOptions {
+    // Deliver kernel records in perf's time order (its ordered-events queue). Off, they come
+    // in file order, as perf's `report --stats` (which clears tool.ordered_events) has them.
+    bool ordered = true;
+    // Decode each sample; off, sinks get an empty Sample (and the event) for SAMPLE records.
+    bool decode_samples = true;
+  };
+
   // Reads every record once, feeding `sink`. Stops at the first error perf would stop at;
   // the error names the offset and record.
-  Status process(EventSink& sink);
+  Status process(EventSink& sink) { return process(sink, ProcessOptions{}); }
+  Status process(EventSink& sink, const ProcessOptions& options);
 
  private:
   PerfData() = default;
