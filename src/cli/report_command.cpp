@@ -17,6 +17,15 @@ int fail(const Error& e) {
   fmt::print(stderr, "readperf: {}\n", e.message());
   return 1;
 }
+
+// Records the reader skipped are never hidden: one line on standard error says how many and
+// why the first one was.
+void warn_skipped(const PerfData& pd) {
+  const ReaderStats& s = pd.stats();
+  if (!s.skipped || !s.first_skip) return;
+  fmt::print(stderr, "readperf: {}: warning: {} record{} skipped, the first at {}\n", pd.path(),
+             s.skipped, s.skipped == 1 ? "" : "s", s.first_skip->message());
+}
 }  // namespace
 
 int run_report(const ReportOptions& opts) {
@@ -53,6 +62,8 @@ int run_report(const ReportOptions& opts) {
     Status st = pd.process(counts, po);
     print_aggregated_stats(counts, pd, out);
     print_event_stats(counts, pd, out);
+    out.flush();
+    warn_skipped(pd);
     if (!st) {
       out.flush();
       return fail(st.error());

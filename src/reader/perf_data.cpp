@@ -60,6 +60,11 @@ struct PerfData::Impl {
   Status handle_user(PerfData& pd, const RecordView& r, DataReader* reader, uint64_t* skip);
   Status drain_decompressed(PerfData& pd, DataReader& reader, uint64_t file_offset);
   void deliver(PerfData& pd, const RecordView& r);
+  void note_skip(PerfData& pd, const RecordView& r, const Error& why) {
+    ++pd.stats_.skipped;
+    if (!pd.stats_.first_skip) pd.stats_.first_skip = why;
+    sink->on_skipped(r, why);
+  }
 };
 
 PerfData::~PerfData() = default;
@@ -244,8 +249,7 @@ Status PerfData::read_feature_sections(Bytes file) {
 void PerfData::Impl::deliver(PerfData& pd, const RecordView& r) {
   const Evsel* evsel = pd.events_.evsel_for_record(r, pd.order());
   if (!evsel) {
-    ++pd.stats_.skipped;
-    sink->on_skipped(r, record_error(r, r.file_offset, "names no known event id"));
+    note_skip(pd, r, record_error(r, r.file_offset, "names no known event id"));
     return;
   }
   if (!options.decode_samples && r.type == kRecordSample) {
@@ -253,8 +257,7 @@ void PerfData::Impl::deliver(PerfData& pd, const RecordView& r) {
     return;
   }
   if (Status s = evsel->layout.decode(r, pd.order(), sample); !s) {
-    ++pd.stats_.skipped;
-    sink->on_skipped(r, s.error());
+    note_skip(pd, r, s.error());
     return;
   }
   sink->on_kernel_record(r, sample, evsel);
@@ -268,8 +271,7 @@ Status PerfData::Impl::handle(PerfData& pd, const RecordView& r, bool transient,
   if (r.type >= kRecordUserTypeStart) return handle_user(pd, r, reader, skip);
   if (r.type >= kRecordKernelTypeMax) {
     // Unknown kernel type: perf counts it and skips it at delivery (nr_unknown_events).
-    ++pd.stats_.skipped;
-    sink->on_skipped(r, record_error(r, r.file_offset, "unknown record type"));
+    note_skip(pd, r, record_error(r, r.file_offset, "unknown record type"));
     return {};
   }
   if (options.ordered) {

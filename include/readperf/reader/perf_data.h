@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,8 @@ struct ReaderStats {
   uint64_t records = 0;
   uint64_t skipped = 0;
   uint64_t unordered = 0;
+  // Why the first skipped record was skipped, with its offset.
+  std::optional<Error> first_skip;
 };
 
 class PerfData {
