@@ -25,28 +25,23 @@ Result<EventAttr> parse_event_attr(ByteCursor& outer, size_t available) {
   a.wakeup_events = c.u32();
   a.bp_type = c.u32();
   a.config1 = c.u64();
-  // Later fields exist only when the attr is large enough to hold them.
-  auto has = [&](size_t bytes) { return c.remaining() >= bytes; };
-  if (has(8)) a.config2 = c.u64();
-  if (has(8)) a.branch_sample_type = c.u64();
-  if (has(16)) {
-    a.sample_regs_user = c.u64();
-    a.sample_stack_user = c.u32();
-    a.clockid = c.s32();
-  }
-  if (has(8)) a.sample_regs_intr = c.u64();
-  if (has(8)) {
-    a.aux_watermark = c.u32();
-    a.sample_max_stack = c.u16();
-    a.reserved_2 = c.u16();
-  }
-  if (has(8)) {
-    a.aux_sample_size = c.u32();
-    a.reserved_3 = c.u32();
-  }
-  if (has(8)) a.sig_data = c.u64();
-  if (has(8)) a.config3 = c.u64();
-  if (has(8)) a.config4 = c.u64();
+  // Later fields exist only when the attr reaches them; each is checked against its own end
+  // offset, as perf's read of `size` bytes into a zeroed struct keeps every field it covers.
+  auto has = [&](size_t end) { return available >= end; };
+  if (has(72)) a.config2 = c.u64();
+  if (has(80)) a.branch_sample_type = c.u64();
+  if (has(88)) a.sample_regs_user = c.u64();
+  if (has(92)) a.sample_stack_user = c.u32();
+  if (has(96)) a.clockid = c.s32();
+  if (has(104)) a.sample_regs_intr = c.u64();
+  if (has(108)) a.aux_watermark = c.u32();
+  if (has(110)) a.sample_max_stack = c.u16();
+  if (has(112)) a.reserved_2 = c.u16();
+  if (has(116)) a.aux_sample_size = c.u32();
+  if (has(120)) a.reserved_3 = c.u32();
+  if (has(128)) a.sig_data = c.u64();
+  if (has(136)) a.config3 = c.u64();
+  if (has(144)) a.config4 = c.u64();
   return a;
 }
 

@@ -1,9 +1,149 @@
+// `report --header-only [-I]`: session.c perf_session__fprintf_info() and header.c
+// perf_header__fprintf_info() of perf 6.1. A file (or directory) prints its features from the
+// sections the reader processed at open; a pipe prints the header block, then each
+// HEADER_FEATURE record as perf processes it (header.c perf_event__process_feature()), until
+// the end-of-features marker (builtin-report.c process_feature_event()).
 #include "readperf/output/header_printer.h"
+
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "header_print.h"
+#include "readperf/format/perf_abi.h"
 
 namespace readperf {
 
-Status run_header(PerfData&, bool, OutBuffer&) {
-  return make_error("report --header-only: not implemented yet");
+using namespace header_detail;
+
+namespace {
+
+// perf prints the modification time of the file it reads (fstat of its descriptor: standard
+// input for "-", perf.data/data in a directory) in ctime()'s format, local time.
+std::string captured_on(const PerfData& data) {
+  struct stat st;
+  int rc;
+  if (data.path() == "-") {
+    rc = fstat(0, &st);
+  } else if (data.kind() == ContainerKind::kDirectory) {
+    rc = stat((data.path() + "/data").c_str(), &st);
+  } else {
+    rc = stat(data.path().c_str(), &st);
+  }
+  if (rc != 0) return "?\n";
+  char buf[64];
+  if (!ctime_r(&st.st_mtime, buf)) return "?\n";
+  return buf;
+}
+
+// The data section as the file header records it (the reader shortens it for a recording
+// cut short, where perf prints the recorded numbers).
+FileSection recorded_data_section(const PerfData& data) {
+  FileSection s = data.header().data;
+  if (data.kind() == ContainerKind::kPipe) return s;
+  std::string path = data.kind() == ContainerKind::kDirectory ? data.path() + "/data" : data.path();
+  std::ifstream f(path, std::ios::binary);
+  std::byte buf[kFileHeaderSize] = {};
+  f.read(reinterpret_cast<char*>(buf), sizeof buf);
+  auto h = parse_file_header(Bytes(buf, static_cast<size_t>(f.gcount())));
+  if (h && !h->is_pipe) s = h->data;
+  return s;
+}
+
+// Whether header.c feat_ops[] has a process function for the feature (BRANCH_STACK and STAT
+// have none: perf_event__process_feature() then neither processes nor prints them).
+bool has_process(uint32_t feature) {
+  return feature != kFeatBranchStack && feature != kFeatStat;
+}
+
+// Pipe mode: prints each HEADER_FEATURE record as perf processes it.
+class PipeFeaturePrinter : public EventSink {
+ public:
+  PipeFeaturePrinter(const PerfData& data, bool full, OutBuffer& out)
+      : data_(data), full_(full), out_(out) {}
+
+  void on_user_record(const RecordView& r) override {
+    if (done_ || r.type != kRecordHeaderFeature) return;
+    ByteCursor c = r.body(data_.order());
+    uint64_t feat = c.u64();
+    // Past the last feature is the end marker (HEADER_LAST_FEATURE), after which report
+    // --header-only stops; a zero or larger id makes perf fail.
+    if (!c.ok() || feat == kFeatReserved || feat >= kFeatLastFeature6_1) {
+      done_ = true;
+      return;
+    }
+    const uint32_t f = static_cast<uint32_t>(feat);
+    if (!has_process(f)) return;
+    FeatureContext fctx{.swapped = data_.order() == ByteOrder::kSwapped,
+                        .nr_events = data_.events().size()};
+    Status st = parse_feature(f, c.sub(c.remaining()), fctx, env_);
+    if (!st && perf_stops_on_error(f)) {
+      // perf's processing fails here and it stops reading the pipe.
+      done_ = true;
+      return;
+    }
+    PrintContext ctx{.env = env_,
+                     .events = data_.events(),
+                     .order = data_.order(),
+                     .full = full_,
+                     .file_mode = false};
+    print_feature(f, ctx, out_);
+  }
+  bool done() const override { return done_; }
+
+ private:
+  const PerfData& data_;
+  bool full_;
+  OutBuffer& out_;
+  Features env_;
+  bool done_ = false;
+};
+
+}  // namespace
+
+Status run_header(PerfData& data, bool show_info, OutBuffer& out) {
+  const FileHeader& h = data.header();
+  FileSection d = recorded_data_section(data);
+  out.write("# ========\n");
+  out.print("# captured on    : {}", captured_on(data));
+  out.write("# header version : 1\n");
+  out.print("# data offset    : {}\n", d.offset);
+  out.print("# data size      : {}\n", d.size);
+  out.print("# feat offset    : {}\n", d.offset + d.size);
+
+  if (data.kind() == ContainerKind::kPipe) {
+    out.write("# ========\n#\n");
+    PipeFeaturePrinter printer(data, show_info, out);
+    PerfData::ProcessOptions po;
+    po.ordered = false;
+    po.decode_samples = false;
+    Status st = data.process(printer, po);
+    // perf ignores how processing the pipe ended once its header is printed.
+    if (!st) {
+      out.flush();
+      fmt::print(stderr, "readperf: {}: warning: {}\n", data.path(), st.error().message());
+    }
+    return {};
+  }
+
+  PrintContext ctx{.env = data.features(),
+                   .events = data.events(),
+                   .order = data.order(),
+                   .full = show_info,
+                   .file_mode = true};
+  for (const auto& [feat, section] : data.feature_sections()) {
+    if (feat < kFeatLastFeature6_1) print_feature(feat, ctx, out);
+  }
+  out.write("# missing features: ");
+  for (uint32_t bit = 1; bit < kFeatLastFeature6_1; ++bit) {
+    if (!h.features[bit]) out.print("{} ", feature_name(bit));
+  }
+  out.write("\n# ========\n#\n");
+  return {};
 }
 
 }  // namespace readperf

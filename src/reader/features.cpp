@@ -2,9 +2,34 @@
 
 #include <array>
 
+#include <fmt/format.h>
+
+#include "feature_parsers.h"
 #include "readperf/format/perf_abi.h"
 
 namespace readperf {
+
+namespace feature_detail {
+
+std::optional<std::string> read_string(ByteCursor& c) {
+  uint32_t len = c.u32();
+  Bytes b = c.bytes(len);
+  if (!c.ok()) return std::nullopt;
+  std::string_view s = as_string_view(b);
+  return std::string(s.substr(0, s.find('\0')));
+}
+
+Error truncated(const ByteCursor& c, uint32_t feature) {
+  return Error(fmt::format("truncated {} feature", feature_name(feature)), c.file_offset());
+}
+
+Error invalid(const ByteCursor& c, uint32_t feature, std::string_view what) {
+  return Error(fmt::format("{} feature: {}", feature_name(feature), what), c.file_offset());
+}
+
+}  // namespace feature_detail
+
+using namespace feature_detail;
 
 std::string_view feature_name(uint32_t feature) {
   // header.c feat_ops[].name of perf 6.1.
@@ -19,22 +44,89 @@ std::string_view feature_name(uint32_t feature) {
   return feature < kNames.size() ? kNames[feature] : std::string_view();
 }
 
-Status parse_feature(uint32_t feature, ByteCursor c, Features& out) {
+bool perf_stops_on_error(uint32_t feature) {
+  switch (feature) {
+    case kFeatBuildId:    // process_build_id() only logs a failure
+    case kFeatEventDesc:  // process_event_desc() returns 0 when read_event_desc() fails
+    case kFeatBranchStack:
+    case kFeatStat:       // no process function at all
+      return false;
+    default:
+      return feature > kFeatReserved && feature < kFeatLastFeature6_1;
+  }
+}
+
+Status parse_feature(uint32_t feature, ByteCursor c, const FeatureContext& ctx, Features& out) {
   Bytes all = c.data();
   out.raw[feature].assign(all.begin(), all.end());
   switch (feature) {
-    case kFeatCompressed: {
-      Features::Compressed z;
-      z.version = c.u32();
-      z.type = c.u32();
-      z.level = c.u32();
-      z.ratio = c.u32();
-      z.mmap_len = c.u32();
-      if (!c.ok()) return tl::unexpected(c.error("COMPRESSED feature"));
-      out.compressed = z;
+    case kFeatBuildId:
+      return parse_build_ids(c, out);
+    case kFeatHostname:
+      return parse_string(feature, c, out.hostname);
+    case kFeatOsRelease:
+      return parse_string(feature, c, out.os_release);
+    case kFeatVersion:
+      return parse_string(feature, c, out.version);
+    case kFeatArch:
+      return parse_string(feature, c, out.arch);
+    case kFeatNrCpus:
+      return parse_nrcpus(c, out);
+    case kFeatCpuDesc:
+      return parse_string(feature, c, out.cpudesc);
+    case kFeatCpuId:
+      return parse_string(feature, c, out.cpuid);
+    case kFeatTotalMem:
+      return parse_total_mem(c, out);
+    case kFeatCmdline:
+      return parse_cmdline(c, out);
+    case kFeatEventDesc: {
+      // header.c process_event_desc(): keeps nothing when the section cannot be read.
+      auto desc = parse_event_desc(c);
+      if (!desc) {
+        out.event_desc.reset();
+        return tl::unexpected(desc.error());
+      }
+      out.event_desc = std::move(*desc);
       return {};
     }
+    case kFeatCpuTopology:
+      return parse_cpu_topology(c, out);
+    case kFeatNumaTopology:
+      return parse_numa_topology(c, out);
+    case kFeatPmuMappings:
+      return parse_pmu_mappings(c, out);
+    case kFeatGroupDesc:
+      return parse_group_desc(c, ctx, out);
+    case kFeatAuxtrace:
+      return parse_auxtrace(c, out);
+    case kFeatCache:
+      return parse_cache(c, out);
+    case kFeatSampleTime:
+      return parse_sample_time(c, out);
+    case kFeatMemTopology:
+      return parse_mem_topology(c, out);
+    case kFeatClockid:
+      return parse_clockid(c, out);
+    case kFeatDirFormat:
+      return parse_dir_format(c, ctx, out);
+    case kFeatBpfProgInfo:
+      return parse_bpf_prog_info(c, ctx, out);
+    case kFeatBpfBtf:
+      return parse_bpf_btf(c, ctx, out);
+    case kFeatCompressed:
+      return parse_compressed(c, out);
+    case kFeatCpuPmuCaps:
+      return parse_cpu_pmu_caps(c, out);
+    case kFeatClockData:
+      return parse_clock_data(c, out);
+    case kFeatHybridTopology:
+      return parse_hybrid_topology(c, out);
+    case kFeatPmuCaps:
+      return parse_pmu_caps(c, out);
     default:
+      // TRACING_DATA (kept as bytes), BRANCH_STACK and STAT (flags without data), and the
+      // features of newer perf versions.
       return {};
   }
 }

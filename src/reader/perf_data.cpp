@@ -26,6 +26,15 @@ Error record_error(const RecordView& r, uint64_t offset, std::string_view what) 
                offset);
 }
 
+// header.c process_event_desc() / evlist__set_event_name(): EVENT_DESC names the events by
+// position, those that have no name yet.
+void apply_event_desc_names(const Features& f, EventList& events) {
+  if (!f.event_desc) return;
+  for (size_t i = 0; i < f.event_desc->size() && i < events.size(); ++i) {
+    if (events[i].name.empty()) events[i].name = (*f.event_desc)[i].name;
+  }
+}
+
 }  // namespace
 
 // One data file, or the data section of the main file, read record by record.
@@ -85,7 +94,11 @@ Result<std::unique_ptr<PerfData>> PerfData::open(const std::string& path) {
     std::byte buf[kPipeHeaderSize];
     auto got = (*s)->read_exact(buf, sizeof buf);
     if (!got) return with_path(got.error());
-    auto h = parse_file_header(Bytes(buf, *got));
+    // A file header is longer than these 16 bytes: parse them zero-padded, so that a file
+    // recording sent down a pipe is refused as such, not as a truncated header.
+    std::byte padded[kFileHeaderSize] = {};
+    std::memcpy(padded, buf, *got);
+    auto h = parse_file_header(Bytes(padded, *got < kPipeHeaderSize ? *got : kFileHeaderSize));
     if (!h) return with_path(h.error());
     if (!h->is_pipe) {
       return with_path(Error("a stream must hold a pipe-mode recording (perf record -o -)", 8));
@@ -221,28 +234,31 @@ Status PerfData::read_attrs(Bytes file) {
 }
 
 Status PerfData::read_feature_sections(Bytes file) {
+  // header.c perf_header__process_sections(): the table holds one section per feature bit and
+  // is read whole or not at all; features are then processed in order, and perf processes
+  // none after the first that fails (Features::stopped_at). Sections past the end of the file
+  // are read as far as they go.
   uint64_t at = header_.feature_table_offset();
+  uint64_t nr = header_.features.count();
+  if (nr == 0 || !fits(at, nr * 16, file.size())) return {};
+  FeatureContext ctx{.swapped = order() == ByteOrder::kSwapped,
+                     .is_directory = kind_ == ContainerKind::kDirectory,
+                     .nr_events = events_.size()};
+  ByteCursor table(file.subspan(at, nr * 16), order(), at);
   for (uint32_t feat = 0; feat < header_.features.size(); ++feat) {
     if (!header_.features[feat]) continue;
-    if (!fits(at, 16, file.size())) {
-      // perf warns and carries on without the feature sections.
-      break;
-    }
-    ByteCursor c(file.subspan(at, 16), order(), at);
-    FileSection s{c.u64(), c.u64()};
-    at += 16;
+    FileSection s{table.u64(), table.u64()};
     feature_sections_.emplace_back(feat, s);
-    if (!fits(s.offset, s.size, file.size())) continue;
-    ByteCursor fc(file.subspan(s.offset, s.size), order(), s.offset);
-    // A damaged section is skipped; the others still count.
-    (void)parse_feature(feat, fc, features_);
-  }
-  // EVENT_DESC names the events (header.c process_event_desc), matched by position.
-  if (features_.event_desc) {
-    for (size_t i = 0; i < features_.event_desc->size() && i < events_.size(); ++i) {
-      events_[i].name = (*features_.event_desc)[i].name;
+    uint64_t off = std::min<uint64_t>(s.offset, file.size());
+    Bytes bytes = file.subspan(off, std::min<uint64_t>(s.size, file.size() - off));
+    if (features_.stopped_at) {
+      features_.raw[feat].assign(bytes.begin(), bytes.end());
+      continue;
     }
+    Status st = parse_feature(feat, ByteCursor(bytes, order(), off), ctx, features_);
+    if (!st && perf_stops_on_error(feat)) features_.stopped_at.emplace(feat, st.error());
   }
+  apply_event_desc_names(features_, events_);
   return {};
 }
 
@@ -319,11 +335,14 @@ Status PerfData::Impl::handle_user(PerfData& pd, const RecordView& r, DataReader
     case kRecordHeaderFeature: {
       uint64_t feat = c.u64();
       if (c.ok() && feat < 256) {
-        (void)parse_feature(static_cast<uint32_t>(feat), c.sub(c.remaining()), pd.features_);
-        if (feat == kFeatEventDesc && pd.features_.event_desc) {
-          for (size_t i = 0; i < pd.features_.event_desc->size() && i < pd.events_.size(); ++i)
-            pd.events_[i].name = (*pd.features_.event_desc)[i].name;
+        FeatureContext ctx{.swapped = pd.order() == ByteOrder::kSwapped,
+                           .nr_events = pd.events_.size()};
+        Status st = parse_feature(static_cast<uint32_t>(feat), c.sub(c.remaining()), ctx,
+                                  pd.features_);
+        if (!st && perf_stops_on_error(feat) && !pd.features_.stopped_at) {
+          pd.features_.stopped_at.emplace(feat, st.error());
         }
+        if (feat == kFeatEventDesc) apply_event_desc_names(pd.features_, pd.events_);
       }
       return {};
     }
@@ -333,7 +352,7 @@ Status PerfData::Impl::handle_user(PerfData& pd, const RecordView& r, DataReader
       uint64_t type = c.u64();
       uint64_t id = c.u64();
       if (c.ok() && type == 2) {
-        const Evsel* ev = pd.events_.find_id(id);
+        const Evsel* ev = pd.events_.evsel_for_sample_id(id);  // evlist__id2evsel
         if (ev) pd.events_[ev->index].name = std::string(c.cstring());
       }
       return {};
@@ -460,6 +479,9 @@ Status PerfData::process(EventSink& sink, const ProcessOptions& options) {
       head += r.size;
       if (skip) {
         // Data carried after the record (tracing data, AUX): read past it.
+        bool aux = r.type == kRecordAuxtrace;
+        std::vector<std::byte> aux_data;  // AUX data read from the stream, for the sink
+        Bytes carried;
         if (im.stream) {
           std::vector<std::byte> sink_buf(std::min<uint64_t>(skip, 1 << 20));
           uint64_t left = skip;
@@ -467,15 +489,22 @@ Status PerfData::process(EventSink& sink, const ProcessOptions& options) {
             size_t n = std::min<uint64_t>(left, sink_buf.size());
             auto g = im.stream->read_exact(sink_buf.data(), n);
             if (!g) return tl::unexpected(g.error());
+            if (aux) aux_data.insert(aux_data.end(), sink_buf.data(), sink_buf.data() + *g);
             if (*g < n) break;
             left -= n;
           }
-        } else if (skip > im.pipe_bytes.size() - head) {
-          head = im.pipe_bytes.size();
+          carried = aux_data;
+        } else {
+          if (skip > im.pipe_bytes.size() - head) {
+            skip = im.pipe_bytes.size() - head;  // the data runs past the end: stop there
+          }
+          carried = im.pipe_bytes.subspan(head, skip);
         }
+        if (aux) sink.on_auxtrace_data(r, carried);
         head += skip;
       }
       RETURN_IF_ERROR(im.drain_decompressed(*this, reader, r.file_offset));
+      if (sink.done()) break;
     }
     im.queue.flush_all(deliver_fn);
     stats_.unordered = im.queue.unordered();
@@ -521,8 +550,13 @@ Status PerfData::process(EventSink& sink, const ProcessOptions& options) {
     r.bytes = rd.data.subspan(rd.pos, r.size);
     uint64_t skip = 0;
     RETURN_IF_ERROR(im.handle(*this, r, /*transient=*/false, &rd, &skip));
-    uint64_t advance = r.size + skip;
-    rd.pos = advance > rd.data.size() - rd.pos ? rd.data.size() : rd.pos + advance;
+    // r.size + skip may wrap (AUXTRACE's size is a u64 from the file): clamp to what is left.
+    uint64_t left = rd.data.size() - rd.pos;
+    uint64_t advance = skip > left - r.size ? left : r.size + skip;
+    if (r.type == kRecordAuxtrace) {
+      sink.on_auxtrace_data(r, rd.data.subspan(rd.pos + r.size, advance - r.size));
+    }
+    rd.pos += advance;
     rd.slice += advance;
     RETURN_IF_ERROR(im.drain_decompressed(*this, rd, offset));
     if (rd.file) rd.file->release_before(rd.base_offset + rd.pos);

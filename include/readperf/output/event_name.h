@@ -11,4 +11,9 @@ namespace readperf {
 
 std::string event_name(const Evsel& evsel);
 
+// The name perf derives from the attr alone, for an event it has no recorded name for. perf's
+// `report --stats` has one in pipe mode, where it ignores EVENT_DESC and EVENT_UPDATE
+// (builtin-report.c stats_setup() leaves their handlers as stubs).
+std::string attr_event_name(const EventAttr& attr);
+
 }  // namespace readperf

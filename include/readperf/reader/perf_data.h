@@ -43,6 +43,13 @@ class EventSink {
                                 const Evsel* /*evsel*/) {}
   // A record the reader skipped (bad sample, unknown id); `what` says why.
   virtual void on_skipped(const RecordView& /*r*/, const Error& /*why*/) {}
+  // The AUX area data that follows a PERF_RECORD_AUXTRACE in the input, right after
+  // on_user_record() of that record (perf's report -D dumps it there); shorter than the record
+  // says when the input ends early.
+  virtual void on_auxtrace_data(const RecordView& /*r*/, Bytes /*data*/) {}
+  // Asked after each record of a pipe: true ends process() there, as perf's session_done
+  // does (report --header-only stops at the end of the features).
+  virtual bool done() const { return false; }
 };
 
 enum class ContainerKind { kFile, kPipe, kDirectory };

@@ -1,0 +1,52 @@
+// The binaries a recording's samples fall in, as perf names them (util/dso.c, util/dsos.c):
+// one Dso per distinct file, found again by its long name (the path perf prints in
+// " ...... dso:" lines), kernel modules also by their short "[name]".
+//
+//   DsoTable dsos;
+//   Dso* libc = dsos.findnew("/usr/lib/x86_64-linux-gnu/libc.so.6");
+//   Dso* mod = dsos.findnew_module("/lib/modules/6.1.0/kernel/fs/ext4/ext4.ko");
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace readperf {
+
+enum class DsoSpace : uint8_t { kUser, kKernel, kKernelGuest };
+
+struct Dso {
+  std::string long_name;   // what perf prints: the path, "[kernel.kallsyms]", "[vdso]"
+  std::string short_name;  // basename, or "[module]" for kernel modules
+  DsoSpace space = DsoSpace::kUser;
+  bool is_module = false;
+  std::vector<uint8_t> build_id;  // empty when unknown
+};
+
+// The "[name]" perf gives a kernel module path (dso.c __kmod_path__parse): the basename up to
+// its first '.', '-' turned into '_'; a name already in brackets is kept.
+std::string module_short_name(std::string_view path);
+
+class DsoTable {
+ public:
+  // The Dso with this long name, created if there is none (dsos.c __dsos__findnew_id).
+  Dso* findnew(std::string_view long_name);
+  // The kernel module of `path`, found by its short name; a new one gets `path` as its long
+  // name (machine.c machine__findnew_module_dso).
+  Dso* findnew_module(std::string_view path);
+  Dso* find(std::string_view long_name) const;
+  Dso* find_short(std::string_view short_name) const;
+  // Dsos in creation order (perf's machine->dsos.head list).
+  const std::deque<Dso>& all() const { return dsos_; }
+
+ private:
+  Dso* add(std::string_view long_name);
+  std::deque<Dso> dsos_;  // stable addresses
+  std::unordered_map<std::string, Dso*> by_long_;
+};
+
+}  // namespace readperf

@@ -1,0 +1,50 @@
+// Address ranges of a process or of the kernel, each backed by a Dso (util/map.c, util/maps.c).
+// A process's Maps never overlap: a new map cuts the ranges of older ones it covers, as
+// maps__fixup_overlappings() does, so what a later MMAP covers resolves to the later file.
+//
+//   Maps maps;
+//   maps.insert_fixup(Map{.start = 0x1000, .end = 0x2000, .pgoff = 0, .dso = dso});
+//   const Map* m = maps.find(0x1800);   // m->map_ip(0x1800) is the file-relative address
+#pragma once
+
+#include <cstdint>
+#include <map>
+
+#include "readperf/session/dso.h"
+
+namespace readperf {
+
+struct Map {
+  uint64_t start = 0;
+  uint64_t end = 0;  // exclusive
+  uint64_t pgoff = 0;
+  Dso* dso = nullptr;
+  uint32_t prot = 0;
+  uint32_t flags = 0;
+  // Anonymous memory and the kernel map use addresses as they are (map.c identity__map_ip).
+  bool identity = false;
+
+  // map.c map__map_ip: the address relative to the start of the mapped file.
+  uint64_t map_ip(uint64_t addr) const { return identity ? addr : addr - start + pgoff; }
+  uint64_t unmap_ip(uint64_t rel) const { return identity ? rel : rel + start - pgoff; }
+};
+
+class Maps {
+ public:
+  // Inserts `m`, first trimming or splitting the maps it overlaps (thread__insert_map).
+  void insert_fixup(const Map& m);
+  // Inserts without touching other maps (maps__insert), replacing one of the same start.
+  void insert(const Map& m);
+  // Removes the map starting at `start`, if any.
+  void remove(uint64_t start);
+  // The map holding `addr`, or null (maps__find).
+  const Map* find(uint64_t addr) const;
+  bool empty() const { return by_start_.empty(); }
+  size_t size() const { return by_start_.size(); }
+  const std::map<uint64_t, Map>& entries() const { return by_start_; }
+
+ private:
+  std::map<uint64_t, Map> by_start_;
+};
+
+}  // namespace readperf

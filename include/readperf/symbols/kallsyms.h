@@ -1,0 +1,70 @@
+// Kernel symbols from a kallsyms file (/proc/kallsyms or the build-id cache's copy), as perf
+// 6.1 loads them (symbol.c dso__load_kallsyms): text, weak, data and bss symbols, sized by
+// the next symbol, de-duplicated, then moved by the kernel's relocation delta and split into
+// the kernel and its modules.
+//
+// The relocation: at record time perf writes the kernel MMAP as "[kernel.kallsyms]_text" with
+// pgoff = the address of _text then (machine.c, ref_reloc_sym). When the kallsyms file comes
+// from another boot (KASLR), every kernel symbol moves by delta = kallsyms(_text) - pgoff, so
+// a sample ip looks up as is:
+//
+//   KernelSymbols k = load_kernel_symbols(kernel_build_id,
+//                                         RefRelocSym{"_text", kernel_mmap.pgoff}, cfg);
+//   const Symbol* s = k.find(ip);                          // kernel map: identity
+//   const Symbol* m = k.find_module("[ext4]", ip);         // modules: absolute too
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "readperf/format/error.h"
+#include "readperf/symbols/build_id.h"
+#include "readperf/symbols/symbol_config.h"
+#include "readperf/symbols/symbol_table.h"
+
+namespace readperf {
+
+// The symbol the recording anchored the kernel's address with: the name after
+// "[kernel.kallsyms]" in the kernel MMAP record's file name, and that record's pgoff. perf
+// ignores a zero pgoff (kptr_restrict at record time).
+struct RefRelocSym {
+  std::string name = "_text";
+  uint64_t addr = 0;
+};
+
+struct KernelSymbols {
+  // Kernel text and data, at recorded addresses (the relocation delta applied).
+  SymbolTable kernel;
+  // Module symbols by the module's short name ("[ext4]"), at the absolute addresses of the
+  // kallsyms file (perf makes them relative to the module's map; symoff is the same).
+  std::map<std::string, SymbolTable, std::less<>> modules;
+  uint64_t delta = 0;       // kallsyms(ref) - ref.addr
+  std::string path;         // the kallsyms file read; empty when none was found
+  std::vector<std::string> attempts;  // what was looked at, for --verbose
+
+  bool found() const { return !path.empty(); }
+  const Symbol* find(uint64_t ip) const { return kernel.find(ip); }
+  const Symbol* find_module(std::string_view module, uint64_t ip) const;
+  // The kernel map's range once loaded (map__fixup_start/end): first symbol's start, last
+  // symbol's end; {0, 0} when empty.
+  std::pair<uint64_t, uint64_t> kernel_range() const;
+};
+
+// Parses kallsyms text; `ref` (when given) sets the relocation delta and must name a symbol
+// of the file (perf fails the load otherwise).
+Result<KernelSymbols> parse_kallsyms(std::string_view text, const std::optional<RefRelocSym>& ref);
+Result<KernelSymbols> load_kallsyms(const std::string& path,
+                                    const std::optional<RefRelocSym>& ref);
+
+// symbol.c dso__load_kernel_sym() without vmlinux: --kallsyms if given; nothing more with a
+// symfs; else /proc/kallsyms when the kernel has no build-id or it is the running kernel's,
+// else DIR/[kernel.kallsyms]/<build-id>/kallsyms (or the old-style DIR/[kernel.kallsyms]/<id>).
+KernelSymbols load_kernel_symbols(const BuildId& build_id, const std::optional<RefRelocSym>& ref,
+                                  const SymbolConfig& config);
+
+}  // namespace readperf

@@ -1,0 +1,28 @@
+// Where symbol files are looked for: perf's --buildid-dir, --symfs, --kallsyms, --no-demangle.
+//
+//   SymbolConfig cfg = SymbolConfig::from_environment();   // ~/.debug, no symfs
+//   cfg.buildid_dir = "/work/shared/corpus/perf-6.1/buildid";
+#pragma once
+
+#include <string>
+
+namespace readperf {
+
+struct SymbolConfig {
+  // The build-id cache (perf's buildid_dir): $PERF_BUILDID_DIR, else $HOME/.debug.
+  std::string buildid_dir;
+  // A root prepended to every path perf looks at (symbol_conf.symfs); empty for none.
+  std::string symfs;
+  // A kallsyms file to use for the kernel, and only it (--kallsyms).
+  std::string kallsyms;
+  // C++ names demangled as perf does by default (symbol_conf.demangle).
+  bool demangle = true;
+  // Where the running kernel's files are; tests point these elsewhere.
+  std::string proc_kallsyms = "/proc/kallsyms";
+  std::string sys_kernel_notes = "/sys/kernel/notes";
+
+  // perf's defaults (util/config.c set_buildid_dir without a config file).
+  static SymbolConfig from_environment();
+};
+
+}  // namespace readperf

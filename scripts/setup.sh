@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what readperf needs on a fresh Debian 12 (bookworm) and builds it into build/.
+#
+#   scripts/setup.sh            # as root, or as a user with sudo
+#
+# Installs only the packages that are missing (after an apt-get update), so a second run on a
+# set-up machine goes straight to the build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  cmake ninja-build g++ pkg-config         # the toolchain
+  libfmt-dev libcli11-dev libexpected-dev  # formatting, the command line, tl::expected
+  libzstd-dev                              # PERF_RECORD_COMPRESSED
+  libelf-dev libdw-dev zlib1g-dev          # symbols: ELF, DWARF, compressed sections
+  libgtest-dev libgmock-dev libbenchmark-dev  # tests and benchmarks
+  python3 gzip diffutils                   # the golden and conformance runners
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  echo "setup: installing ${missing[*]}"
+  "${sudo[@]}" apt-get update -q
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null
+fi
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}"
+ninja -C build -j"${JOBS:-$(nproc)}"
+echo "setup: built build/readperf"

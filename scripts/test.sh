@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds readperf and its tests into build/ and runs them all with ctest: the unit tests
+# (GoogleTest) and the golden tests (tests/golden/). Extra arguments go to ctest, e.g.
+#
+#   scripts/test.sh -R SampleDecoder        # the sample decoder's tests
+#   scripts/test.sh -R golden/              # the golden tests
+#
+# Needs the packages of scripts/setup.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" >/dev/null
+ninja -C build -j"${JOBS:-$(nproc)}"
+ctest --test-dir build --output-on-failure -j"${JOBS:-$(nproc)}" "$@"

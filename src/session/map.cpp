@@ -1,0 +1,49 @@
+#include "readperf/session/map.h"
+
+namespace readperf {
+
+void Maps::insert_fixup(const Map& m) {
+  // maps.c maps__fixup_overlappings(): every map ending after the new one starts and starting
+  // before it ends loses the overlapped part; what remains before and after is kept.
+  auto it = by_start_.upper_bound(m.start);
+  if (it != by_start_.begin()) {
+    auto prev = std::prev(it);
+    if (prev->second.end > m.start) it = prev;
+  }
+  while (it != by_start_.end()) {
+    const Map pos = it->second;
+    if (pos.start >= m.end) break;
+    if (pos.end <= m.start) {
+      ++it;
+      continue;
+    }
+    it = by_start_.erase(it);
+    if (m.start > pos.start) {
+      Map before = pos;
+      before.end = m.start;
+      by_start_[before.start] = before;
+    }
+    if (m.end < pos.end) {
+      Map after = pos;
+      after.start = m.end;
+      after.pgoff += m.end - pos.start;
+      by_start_[after.start] = after;
+      // `after` starts at or past m.end: nothing further overlaps.
+      break;
+    }
+  }
+  by_start_[m.start] = m;
+}
+
+void Maps::insert(const Map& m) { by_start_[m.start] = m; }
+
+void Maps::remove(uint64_t start) { by_start_.erase(start); }
+
+const Map* Maps::find(uint64_t addr) const {
+  auto it = by_start_.upper_bound(addr);
+  if (it == by_start_.begin()) return nullptr;
+  --it;
+  return addr < it->second.end ? &it->second : nullptr;
+}
+
+}  // namespace readperf

@@ -1,0 +1,260 @@
+#include "readperf/symbols/elf_symbols.h"
+
+#include <elf.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "elf_symbols_impl.h"
+#include "readperf/symbols/demangle.h"
+
+namespace readperf {
+
+namespace {
+
+#ifndef STT_GNU_IFUNC
+#define STT_GNU_IFUNC 10
+#endif
+
+// symbol-elf.c elf_sym__is_function / elf_sym__is_object / elf_sym__is_label.
+bool is_function(const GElf_Sym& s) {
+  uint8_t t = GELF_ST_TYPE(s.st_info);
+  return (t == STT_FUNC || t == STT_GNU_IFUNC) && s.st_name != 0 && s.st_shndx != SHN_UNDEF;
+}
+
+bool is_object(const GElf_Sym& s) {
+  return GELF_ST_TYPE(s.st_info) == STT_OBJECT && s.st_name != 0 && s.st_shndx != SHN_UNDEF;
+}
+
+bool is_label(const GElf_Sym& s) {
+  uint8_t vis = GELF_ST_VISIBILITY(s.st_other);
+  return GELF_ST_TYPE(s.st_info) == STT_NOTYPE && s.st_name != 0 &&
+         s.st_shndx != SHN_UNDEF && s.st_shndx != SHN_ABS && vis != STV_HIDDEN &&
+         vis != STV_INTERNAL;
+}
+
+// The string at `off` of a string table's data, or null when out of bounds.
+const char* string_at(const Elf_Data* strs, size_t off) {
+  if (!strs || !strs->d_buf || off >= strs->d_size) return nullptr;
+  const char* s = static_cast<const char*>(strs->d_buf) + off;
+  // A table must end with a NUL; refuse a name that runs off its end.
+  if (!std::memchr(s, '\0', strs->d_size - off)) return nullptr;
+  return s;
+}
+
+std::vector<GElf_Phdr> load_segments(Elf* elf) {
+  std::vector<GElf_Phdr> out;
+  size_t n = 0;
+  if (elf_getphdrnum(elf, &n) != 0) return out;
+  for (size_t i = 0; i < n; ++i) {
+    GElf_Phdr ph;
+    if (gelf_getphdr(elf, static_cast<int>(i), &ph) == nullptr) break;
+    if (ph.p_type == PT_LOAD && std::max(ph.p_memsz, ph.p_filesz) != 0) out.push_back(ph);
+  }
+  return out;
+}
+
+class ElfSymbolLoader {
+ public:
+  ElfSymbolLoader(const ElfFile& syms, const ElfFile& runtime, const ElfLoadOptions& options)
+      : syms_(syms), runtime_(runtime), options_(options), segments_(load_segments(runtime.elf())) {}
+
+  // One dso__load_sym_internal() pass over .symtab or .dynsym: the number of symbols added,
+  // or an error (perf then keeps what it added but skips the fix-ups and the PLT).
+  Result<size_t> load_pass(bool dynsym);
+  // dso__synthesize_plt_symbols(): "name@plt" for each .rela.plt/.rel.plt entry.
+  void synthesize_plt();
+
+  SymbolTableBuilder& builder() { return builder_; }
+
+ private:
+  void add(uint64_t start, uint64_t size, uint8_t bind, uint8_t type, const char* name);
+
+  const ElfFile& syms_;
+  const ElfFile& runtime_;
+  const ElfLoadOptions& options_;
+  std::vector<GElf_Phdr> segments_;
+  SymbolTableBuilder builder_;
+};
+
+void ElfSymbolLoader::add(uint64_t start, uint64_t size, uint8_t bind, uint8_t type,
+                          const char* name) {
+  if (options_.demangle) {
+    if (std::optional<std::string> d = demangle_symbol(name)) {
+      builder_.add(start, size, bind, type, *d);
+      return;
+    }
+  }
+  builder_.add(start, size, bind, type, name);
+}
+
+Result<size_t> ElfSymbolLoader::load_pass(bool dynsym) {
+  GElf_Shdr shdr;
+  Elf_Scn* sec = dynsym ? syms_.dynsym(&shdr) : syms_.symtab(&shdr);
+  Elf* elf = syms_.elf();
+  const char* what = dynsym ? ".dynsym" : ".symtab";
+  Elf_Data* data = elf_getdata(sec, nullptr);
+  Elf_Scn* strsec = elf_getscn(elf, shdr.sh_link);
+  Elf_Data* strs = strsec ? elf_getdata(strsec, nullptr) : nullptr;
+  if (!data || !strs || shdr.sh_entsize == 0) {
+    return make_error(fmt::format("{}: unreadable {}", syms_.path(), what));
+  }
+  uint16_t machine = syms_.ehdr().e_machine;
+  size_t nr_syms = shdr.sh_size / shdr.sh_entsize;
+  size_t nr = 0;
+  for (size_t idx = 0; idx < nr_syms; ++idx) {
+    GElf_Sym sym;
+    if (gelf_getsym(data, static_cast<int>(idx), &sym) == nullptr) break;
+    bool label = is_label(sym);
+    if (!label && !is_function(sym) && !is_object(sym)) continue;
+    const char* name = string_at(strs, sym.st_name);
+    if (!name) continue;
+    // ARM "mapping symbols" ($a, $d, $t, $x) mark code and data runs, not functions.
+    if ((machine == EM_ARM || machine == EM_AARCH64) && name[0] == '$' && name[1] &&
+        std::strchr("adtx", name[1]) && (name[2] == '\0' || name[2] == '.')) {
+      continue;
+    }
+    if (sym.st_shndx == SHN_ABS) continue;
+    Elf_Scn* ssec = elf_getscn(elf, sym.st_shndx);
+    if (!ssec) {
+      return make_error(fmt::format("{}: {} symbol {} names section {}, which does not exist",
+                                    syms_.path(), what, name, sym.st_shndx));
+    }
+    GElf_Shdr sh;
+    gelf_getshdr(ssec, &sh);
+    // Sections that are not loaded (.gnu.warning.*) hold no code.
+    if (!(sh.sh_flags & SHF_ALLOC)) continue;
+    const ElfFile* sec_owner = &syms_;
+    // A debug file's NOBITS sections have no meaningful sh_offset: take the header of the
+    // same section in the binary that ran.
+    if (sh.sh_type == SHT_NOBITS) {
+      Elf_Scn* rsec = elf_getscn(runtime_.elf(), sym.st_shndx);
+      if (!rsec) {
+        return make_error(fmt::format("{}: section {} of {} missing from {}", syms_.path(),
+                                      sym.st_shndx, name, runtime_.path()));
+      }
+      gelf_getshdr(rsec, &sh);
+      sec_owner = &runtime_;
+    }
+    if (label) {
+      // Labels count only in text and data sections (elf_sec__filter).
+      const char* secname = sec_owner->section_name(sh);
+      if (!std::strstr(secname, "text") && !std::strstr(secname, "data")) continue;
+    }
+    // Thumb functions have bit 0 set as a flag.
+    if (machine == EM_ARM && GELF_ST_TYPE(sym.st_info) == STT_FUNC && (sym.st_value & 1)) {
+      --sym.st_value;
+    }
+    // User-space symbols always move from link-time addresses to file offsets (symsrc__init
+    // sets adjust_symbols for every user DSO): through the segment holding them, else
+    // through their section.
+    uint64_t v = sym.st_value;
+    auto seg = std::find_if(segments_.begin(), segments_.end(), [v](const GElf_Phdr& ph) {
+      return v >= ph.p_vaddr && v < ph.p_vaddr + std::max(ph.p_memsz, ph.p_filesz);
+    });
+    if (seg != segments_.end()) {
+      v -= seg->p_vaddr - seg->p_offset;
+    } else {
+      v -= sh.sh_addr - sh.sh_offset;
+    }
+    add(v, sym.st_size, GELF_ST_BIND(sym.st_info), GELF_ST_TYPE(sym.st_info), name);
+    ++nr;
+  }
+  if (nr > 0) {
+    // "For misannotated, zeroed, ASM function sizes."
+    builder_.fixup_end(false);
+    builder_.fixup_duplicate();
+  }
+  return nr;
+}
+
+void ElfSymbolLoader::synthesize_plt() {
+  GElf_Shdr dynshdr;
+  Elf_Scn* dynsec = runtime_.dynsym(&dynshdr);
+  if (!dynsec) return;
+  GElf_Shdr relshdr, pltshdr;
+  Elf_Scn* relsec = runtime_.section(".rela.plt", &relshdr);
+  if (!relsec) relsec = runtime_.section(".rel.plt", &relshdr);
+  if (!relsec || relshdr.sh_link != runtime_.dynsym_index()) return;
+  if (!runtime_.section(".plt", &pltshdr)) return;
+  Elf_Data* reldata = elf_getdata(relsec, nullptr);
+  Elf_Data* syms = elf_getdata(dynsec, nullptr);
+  Elf_Scn* strsec = elf_getscn(runtime_.elf(), dynshdr.sh_link);
+  Elf_Data* strs = strsec ? elf_getdata(strsec, nullptr) : nullptr;
+  if (!reldata || !syms || !strs || strs->d_size == 0 || relshdr.sh_entsize == 0) return;
+
+  // perf 6.1 names the .plt entries (not .plt.sec), at .plt's file offset, one per relocation
+  // after the header; only a few machines have known sizes, the rest use sh_entsize.
+  uint64_t header = pltshdr.sh_entsize, entry = pltshdr.sh_entsize;
+  switch (runtime_.ehdr().e_machine) {
+    case EM_ARM: header = 20, entry = 12; break;
+    case EM_AARCH64: header = 32, entry = 16; break;
+    case EM_SPARC: header = 48, entry = 12; break;
+    case EM_SPARCV9: header = 128, entry = 32; break;
+    default: break;
+  }
+  uint64_t offset = pltshdr.sh_offset + header;
+  size_t nr = relshdr.sh_size / relshdr.sh_entsize;
+  bool rela = relshdr.sh_type == SHT_RELA;
+  if (!rela && relshdr.sh_type != SHT_REL) return;
+  std::string name;
+  for (size_t i = 0; i < nr; ++i) {
+    uint64_t info;
+    if (rela) {
+      GElf_Rela r;
+      if (!gelf_getrela(reldata, static_cast<int>(i), &r)) break;
+      info = r.r_info;
+    } else {
+      GElf_Rel r;
+      if (!gelf_getrel(reldata, static_cast<int>(i), &r)) break;
+      info = r.r_info;
+    }
+    GElf_Sym sym{};
+    gelf_getsym(syms, static_cast<int>(GELF_R_SYM(info)), &sym);
+    const char* s = string_at(strs, sym.st_name);
+    name.clear();
+    std::optional<std::string> d;
+    if (s && options_.demangle) d = demangle_symbol(s);
+    name.append(d ? *d : std::string(s ? s : ""));
+    name.append("@plt");
+    builder_.add(offset, entry, STB_GLOBAL, STT_FUNC, name);
+    offset += entry;
+  }
+}
+
+}  // namespace
+
+Result<SymbolTable> load_elf_symbols(const ElfFile& syms, const ElfFile& runtime,
+                                     const ElfLoadOptions& options) {
+  ElfSymbolLoader loader(syms, runtime, options);
+  size_t nr = 0;
+  bool failed = false;
+  // dso__load_sym(): .symtab, then .dynsym too; a file with neither is read through .dynsym
+  // of the runtime file by the caller picking it as `syms`.
+  if (syms.has_symtab()) {
+    Result<size_t> n = loader.load_pass(false);
+    if (n) nr += *n; else failed = true;
+  }
+  if (!failed && syms.has_dynsym()) {
+    Result<size_t> n = loader.load_pass(true);
+    if (n) nr += *n; else failed = true;
+  }
+  if (!failed && nr > 0) loader.synthesize_plt();
+  return std::move(loader.builder()).finish();
+}
+
+Result<SymbolTable> load_elf_symbols(const std::string& syms_path,
+                                     const std::string& runtime_path,
+                                     const ElfLoadOptions& options) {
+  ASSIGN_OR_RETURN(ElfFile syms, ElfFile::open(syms_path));
+  if (runtime_path.empty() || runtime_path == syms_path) {
+    return load_elf_symbols(syms, syms, options);
+  }
+  ASSIGN_OR_RETURN(ElfFile runtime, ElfFile::open(runtime_path));
+  return load_elf_symbols(syms, runtime, options);
+}
+
+}  // namespace readperf

@@ -1,0 +1,230 @@
+#include "readperf/symbols/kallsyms.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace readperf {
+
+namespace {
+
+constexpr size_t kMaxNameLen = 512;  // KSYM_NAME_LEN
+constexpr std::string_view kEntryTrampoline = "__entry_SYSCALL_64_trampoline";
+
+struct Line {
+  uint64_t addr;
+  char type;
+  std::string_view name;  // with "\t[module]" for module symbols
+};
+
+// tools/lib/symbol/kallsyms.c kallsyms__parse(): "ADDR T name[\t[module]]" lines; a line that
+// does not start that way is skipped up to its end (from where reading stopped).
+template <class F>
+void for_each_line(std::string_view text, F&& f) {
+  size_t pos = 0, n = text.size();
+  auto skip_to_eol = [&] {
+    while (pos < n && text[pos++] != '\n') {
+    }
+  };
+  while (pos < n) {
+    uint64_t addr = 0;
+    bool first = true;
+    int stop = -1;
+    while (pos < n) {
+      char c = text[pos++];
+      int d = c >= '0' && c <= '9'   ? c - '0'
+              : c >= 'a' && c <= 'f' ? c - 'a' + 10
+              : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                     : -1;
+      if (d < 0) {
+        stop = first ? -2 : static_cast<unsigned char>(c);
+        break;
+      }
+      addr = addr << 4 | static_cast<uint64_t>(d);
+      first = false;
+    }
+    if (stop != ' ') {
+      skip_to_eol();
+      continue;
+    }
+    if (pos >= n) break;
+    char type = text[pos++];
+    if (pos >= n || text[pos++] != ' ') {
+      skip_to_eol();
+      continue;
+    }
+    size_t start = pos;
+    while (pos < n && text[pos] != '\n' && pos - start < kMaxNameLen + 1) ++pos;
+    std::string_view name = text.substr(start, pos - start);
+    if (pos < n && text[pos] == '\n') ++pos;
+    f(Line{addr, type, name});
+  }
+}
+
+// symbol.c symbol_type__filter(): text, weak, data, bss.
+bool wanted(char type) {
+  char t = static_cast<char>(std::toupper(static_cast<unsigned char>(type)));
+  return t == 'T' || t == 'W' || t == 'D' || t == 'B';
+}
+
+uint8_t binding_of(char type) {
+  if (type == 'W') return kBindWeak;
+  return std::isupper(static_cast<unsigned char>(type)) ? kBindGlobal : kBindLocal;
+}
+
+uint8_t type_of(char type) {
+  char t = static_cast<char>(std::tolower(static_cast<unsigned char>(type)));
+  return t == 't' || t == 'w' ? kTypeFunc : kTypeObject;
+}
+
+bool is_function_or_alias(char type) {
+  char t = static_cast<char>(std::toupper(static_cast<unsigned char>(type)));
+  return t == 'T' || t == 'W' || type == 'A';
+}
+
+Result<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error(fmt::format("{}: {}", path, std::strerror(errno)));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool exists(const std::string& path) { return access(path.c_str(), F_OK) == 0; }
+
+}  // namespace
+
+const Symbol* KernelSymbols::find_module(std::string_view module, uint64_t ip) const {
+  auto it = modules.find(module);
+  return it == modules.end() ? nullptr : it->second.find(ip);
+}
+
+std::pair<uint64_t, uint64_t> KernelSymbols::kernel_range() const {
+  if (kernel.empty()) return {0, 0};
+  return {kernel.symbols().front().start, kernel.symbols().back().end};
+}
+
+Result<KernelSymbols> parse_kallsyms(std::string_view text,
+                                     const std::optional<RefRelocSym>& ref) {
+  KernelSymbols out;
+  SymbolTableBuilder all;
+  std::optional<uint64_t> ref_addr;
+  bool any_address = false;
+  for_each_line(text, [&](const Line& l) {
+    if (l.addr) any_address = true;
+    // kallsyms__get_function_start(): the first function (or 'A' alias) of that name.
+    if (ref && !ref_addr && is_function_or_alias(l.type) && l.name == ref->name) {
+      ref_addr = l.addr;
+    }
+    if (!wanted(l.type)) return;
+    if (!l.name.empty() && l.name[0] == '$') return;  // ARM module local symbols
+    all.add(l.addr, 0, binding_of(l.type), type_of(l.type), l.name);
+  });
+  // A kallsyms read with kptr_restrict in force shows only zeros.
+  if (!any_address) return make_error("kallsyms has no addresses (kptr_restrict?)");
+  if (ref && !ref_addr) {
+    return make_error(fmt::format("kallsyms has no symbol {}", ref->name));
+  }
+  if (ref) out.delta = *ref_addr - ref->addr;
+
+  // Sizes and duplicates are settled with module names still attached: the '[' tells the
+  // kernel/module boundary, and "name\t[mod]" is the name choose_best_symbol() compares.
+  all.fixup_end(true);
+  all.fixup_duplicate();
+
+  // maps__split_kallsyms(): module symbols to their module, the rest (less the x86 entry
+  // trampolines, which perf maps separately) to the kernel, moved by the delta.
+  SymbolTableBuilder kernel;
+  std::map<std::string, SymbolTableBuilder, std::less<>> modules;
+  for (const auto& p : all.pending()) {
+    std::string_view name = all.name_of(p);
+    size_t tab = name.find('\t');
+    if (tab != std::string_view::npos) {
+      std::string_view module = name.substr(tab + 1);
+      auto it = modules.find(module);
+      if (it == modules.end()) it = modules.emplace(std::string(module), SymbolTableBuilder()).first;
+      it->second.add(p.start, p.end - p.start, p.binding, p.type, name.substr(0, tab));
+      continue;
+    }
+    if (name == kEntryTrampoline) continue;
+    kernel.add(p.start - out.delta, p.end - p.start, p.binding, p.type, name);
+  }
+  // add() turns a zero size back into end == start, as the fixed-up symbol had it.
+  out.kernel = std::move(kernel).finish();
+  for (auto& [name, b] : modules) out.modules.emplace(name, std::move(b).finish());
+  return out;
+}
+
+Result<KernelSymbols> load_kallsyms(const std::string& path,
+                                    const std::optional<RefRelocSym>& ref) {
+  ASSIGN_OR_RETURN(std::string text, read_file(path));
+  Result<KernelSymbols> k = parse_kallsyms(text, ref);
+  if (!k) return make_error(fmt::format("{}: {}", path, k.error().what()));
+  k->path = path;
+  return k;
+}
+
+KernelSymbols load_kernel_symbols(const BuildId& build_id, const std::optional<RefRelocSym>& ref,
+                                  const SymbolConfig& cfg) {
+  std::vector<std::string> attempts;
+  auto try_load = [&](const std::string& path) -> std::optional<KernelSymbols> {
+    Result<KernelSymbols> k = load_kallsyms(path, ref);
+    if (!k) {
+      attempts.push_back(fmt::format("kallsyms {}: {}", path, k.error().what()));
+      return std::nullopt;
+    }
+    attempts.push_back(fmt::format("kallsyms {}: used", path));
+    k->attempts = attempts;
+    return std::move(*k);
+  };
+  auto none = [&] {
+    KernelSymbols k;
+    k.attempts = attempts;
+    return k;
+  };
+
+  // Only the file the user named, reporting its errors rather than falling back.
+  if (!cfg.kallsyms.empty()) {
+    if (auto k = try_load(cfg.kallsyms)) return std::move(*k);
+    return none();
+  }
+  attempts.push_back("vmlinux: not supported, kallsyms only");
+  // "do not try local files if a symfs was given"
+  if (!cfg.symfs.empty()) {
+    attempts.push_back("kallsyms: not looked for with a symfs");
+    return none();
+  }
+  // dso__find_kallsyms(): the running kernel's table when it is the recorded kernel (or the
+  // recording cannot tell), else the build-id cache's copy.
+  bool is_host = false;
+  if (!build_id.empty()) {
+    Result<BuildId> running = read_notes_build_id(cfg.sys_kernel_notes);
+    is_host = running && build_id.matches(*running);
+    attempts.push_back(fmt::format("running kernel's build-id {}: {}",
+                                   running ? running->hex() : "unknown",
+                                   is_host ? "matches" : "differs"));
+  }
+  if (build_id.empty() || is_host) {
+    if (auto k = try_load(cfg.proc_kallsyms)) return std::move(*k);
+    return none();
+  }
+  std::string hex = build_id.hex();
+  std::string dir = cfg.buildid_dir + "/[kernel.kallsyms]/" + hex;
+  std::string path = dir + "/kallsyms";
+  if (!exists(path)) path = dir;  // old-style cache: the file itself
+  if (!exists(path)) {
+    attempts.push_back(fmt::format("kallsyms {}/kallsyms: missing", dir));
+    return none();
+  }
+  if (auto k = try_load(path)) return std::move(*k);
+  return none();
+}
+
+}  // namespace readperf

@@ -1,0 +1,374 @@
+// The symbols layer against perf 6.1's answers: the addresses and names below are what
+// `perf script` printed for the perf-6.1 corpus recordings whose binaries are in data/symbols/.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "readperf/symbols/build_id.h"
+#include "readperf/symbols/demangle.h"
+#include "readperf/symbols/dso_loader.h"
+#include "readperf/symbols/elf_symbols.h"
+#include "readperf/symbols/kallsyms.h"
+#include "readperf/symbols/perf_map.h"
+#include "readperf/symbols/symbol_cache.h"
+#include "readperf/symbols/symbol_table.h"
+#include "test_util.h"
+
+namespace readperf {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char kWorkloadPath[] = "/opt/corpus/workload";
+const char kWorkloadId[] = "3fdc407bf18951751b1505794bb68d13e97eadc6";
+const char kKernelId[] = "48dc540c8b76393804ca8088dbfa7d42911a9444";
+
+fs::path data_dir() { return fs::path(__FILE__).parent_path() / "data" / "symbols"; }
+std::string workload_elf() { return (data_dir() / "workload").string(); }
+
+std::string describe(const Symbol* s, uint64_t addr) {
+  if (!s) return "[unknown]";
+  return std::string(s->name) + "+0x" + fmt::format("{:x}", s->symoff(addr));
+}
+
+// A build-id cache holding the workload the way perf lays it out:
+// DIR/.build-id/3f/dc40... -> ../../opt/corpus/workload/3fdc40.../elf
+class BuildIdCacheTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    fs::path copy = fs::path(dir_.path()) / "opt/corpus/workload" / kWorkloadId;
+    fs::create_directories(copy);
+    fs::copy_file(workload_elf(), copy / "elf");
+    link_ = fs::path(dir_.path()) / ".build-id" / std::string(kWorkloadId, 2);
+    fs::create_directories(link_);
+    link_ /= std::string(kWorkloadId + 2);
+    target_ = std::string("../../opt/corpus/workload/") + kWorkloadId;
+    config_.buildid_dir = dir_.path();
+    // Nothing of the machine running the test may count.
+    config_.symfs = (fs::path(dir_.path()) / "no-symfs").string();
+  }
+  DsoRef workload_ref() const {
+    return DsoRef{kWorkloadPath, BuildId::from_hex(kWorkloadId), DsoKind::kUser};
+  }
+
+  testing::TempDir dir_;
+  fs::path link_;
+  std::string target_;
+  SymbolConfig config_;
+};
+
+TEST_F(BuildIdCacheTest, SymlinkHitResolvesLikePerf) {
+  fs::create_directory_symlink(target_, link_);
+  DsoSymbols d = load_dso_symbols(workload_ref(), config_);
+  ASSERT_TRUE(d.found());
+  EXPECT_EQ(d.origin, BinaryType::kBuildIdCache);
+  EXPECT_EQ(d.symtab_path, link_.string() + "/elf");
+  // perf script: "1460 recurse+0x10", "115f main+0x4f", "13c2 leaf_math+0x32" (map-relative).
+  EXPECT_EQ(describe(d.table.find(0x1460), 0x1460), "recurse+0x10");
+  EXPECT_EQ(describe(d.table.find(0x115f), 0x115f), "main+0x4f");
+  EXPECT_EQ(describe(d.table.find(0x13c2), 0x13c2), "leaf_math+0x32");
+}
+
+TEST_F(BuildIdCacheTest, LinkStoredAsTextFileIsFollowed) {
+  // What a copy without symlinks (the corpus's buildid/) leaves: a file holding the target.
+  std::ofstream(link_) << target_;
+  DsoSymbols d = load_dso_symbols(workload_ref(), config_);
+  ASSERT_TRUE(d.found());
+  EXPECT_EQ(d.origin, BinaryType::kBuildIdCache);
+  EXPECT_EQ(describe(d.table.find(0x1460), 0x1460), "recurse+0x10");
+}
+
+TEST_F(BuildIdCacheTest, OldStyleCacheEntryIsTheBinary) {
+  fs::copy_file(workload_elf(), link_);
+  EXPECT_EQ(build_id_cache_path(config_.buildid_dir, BuildId::from_hex(kWorkloadId), "elf"),
+            link_.string());
+  DsoSymbols d = load_dso_symbols(workload_ref(), config_);
+  EXPECT_TRUE(d.found());
+}
+
+TEST_F(BuildIdCacheTest, MissingEverywhereIsNotFound) {
+  DsoSymbols d = load_dso_symbols(workload_ref(), config_);
+  EXPECT_FALSE(d.found());
+  EXPECT_TRUE(d.table.empty());
+  EXPECT_EQ(d.table.find(0x1460), nullptr);
+  // Every kind perf tries for a user DSO, in perf's order, none of them usable.
+  ASSERT_EQ(d.attempts.size(), 9u);
+  EXPECT_EQ(d.attempts[0].type, BinaryType::kDebuglink);
+  EXPECT_EQ(d.attempts[1].type, BinaryType::kBuildIdCache);
+  EXPECT_EQ(d.attempts[1].outcome, "missing");
+  EXPECT_EQ(d.attempts[6].type, BinaryType::kSystemPath);
+  EXPECT_EQ(d.attempts[6].path, config_.symfs + kWorkloadPath);
+}
+
+class SymfsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    fs::path p = fs::path(dir_.path()) / "root/opt/corpus";
+    fs::create_directories(p);
+    fs::copy_file(workload_elf(), p / "workload");
+    config_.symfs = (fs::path(dir_.path()) / "root").string();
+    config_.buildid_dir = (fs::path(dir_.path()) / "empty-cache").string();
+  }
+  testing::TempDir dir_;
+  SymbolConfig config_;
+};
+
+TEST_F(SymfsTest, RecordedPathUnderSymfs) {
+  DsoSymbols d = load_dso_symbols({kWorkloadPath, BuildId::from_hex(kWorkloadId)}, config_);
+  ASSERT_TRUE(d.found());
+  EXPECT_EQ(d.origin, BinaryType::kSystemPath);
+  EXPECT_EQ(d.symtab_path, config_.symfs + kWorkloadPath);
+  EXPECT_EQ(describe(d.table.find(0x1460), 0x1460), "recurse+0x10");
+}
+
+TEST_F(SymfsTest, BuildIdMismatchRejectsTheFile) {
+  // perf's symsrc__init() refuses a file whose build-id differs from the recorded one: the
+  // samples stay [unknown] rather than get another build's names.
+  BuildId other = BuildId::from_hex("584c9c06858ff3249b2b66f43d1e269d9e5964af");
+  DsoSymbols d = load_dso_symbols({kWorkloadPath, other}, config_);
+  EXPECT_FALSE(d.found());
+  EXPECT_EQ(d.attempts[6].outcome, std::string("rejected: build-id ") + kWorkloadId + " differs");
+}
+
+TEST_F(SymfsTest, NoRecordedBuildIdTakesTheLocalFile) {
+  DsoSymbols d = load_dso_symbols({kWorkloadPath, BuildId()}, config_);
+  ASSERT_TRUE(d.found());
+  EXPECT_EQ(d.build_id.hex(), kWorkloadId);  // read from the file, as dso__load() does
+}
+
+TEST(ElfSymbolsTest, PltEntriesNamedLikePerf) {
+  Result<SymbolTable> t = load_elf_symbols(workload_elf());
+  ASSERT_TRUE(t) << t.error().message();
+  // perf script: "10b0 sin@plt+0x0": .plt at 0x1020, 16-byte header and entries.
+  const Symbol* s = t->find(0x10b0);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->name, "sin@plt");
+  EXPECT_EQ(s->start, 0x10b0u);
+  EXPECT_EQ(s->end, 0x10c0u);
+  int plt = 0;
+  for (const Symbol& sym : t->symbols()) plt += sym.name.ends_with("@plt");
+  EXPECT_EQ(plt, 13);  // one per .rela.plt entry
+}
+
+TEST(ElfSymbolsTest, ZeroSizeSymbolsEndAtTheNextOne) {
+  Result<SymbolTable> t = load_elf_symbols(workload_elf());
+  ASSERT_TRUE(t);
+  const Symbol* s = t->find(0x12e0);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->name, "deregister_tm_clones");  // size 0 in .symtab
+  EXPECT_EQ(s->end, 0x1300u);                  // register_tm_clones
+  s = t->find(0x1f00);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->name, "_fini");
+  EXPECT_EQ(s->end, 0x2000u);  // _IO_stdin_used, the next symbol
+}
+
+TEST(ElfSymbolsTest, DataSymbolsMoveToFileOffsetsAndDuplicatesResolve) {
+  Result<SymbolTable> t = load_elf_symbols(workload_elf());
+  ASSERT_TRUE(t);
+  // `sink` is at 0x4080 in a segment loaded from offset 0x2dc0 to 0x3dc0.
+  const Symbol* s = t->find(0x3080);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->name, "sink");
+  // __data_start (global) and data_start (weak) share 0x4068: the global one stays.
+  s = t->find(0x3068);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->name, "__data_start");
+}
+
+TEST(ElfSymbolsTest, NotElfIsAnError) {
+  testing::TempDir dir;
+  std::string path = dir.file("text");
+  std::ofstream(path) << "not an ELF file";
+  EXPECT_FALSE(load_elf_symbols(path));
+  EXPECT_FALSE(load_elf_symbols(dir.file("missing")));
+}
+
+TEST(BuildIdTest, ReadsTheNoteAndComparesLikePerf) {
+  Result<BuildId> id = read_elf_build_id(workload_elf());
+  ASSERT_TRUE(id);
+  EXPECT_EQ(id->hex(), kWorkloadId);
+  // A 16-byte id recorded padded to 20 bytes with zeros still matches.
+  BuildId md5 = BuildId::from_hex("00112233445566778899aabbccddeeff");
+  BuildId padded = BuildId::from_hex("00112233445566778899aabbccddeeff00000000");
+  EXPECT_TRUE(padded.matches(md5));
+  EXPECT_FALSE(md5.matches(padded));
+  EXPECT_TRUE(BuildId::from_hex("0g").empty());
+}
+
+TEST(SymbolTableTest, FixupEndAndDuplicates) {
+  SymbolTableBuilder b;
+  b.add(0x100, 0, kBindLocal, kTypeFunc, "a");      // zero size: ends at 0x200
+  b.add(0x200, 0x10, kBindWeak, kTypeFunc, "weak");
+  b.add(0x200, 0x10, kBindGlobal, kTypeFunc, "global");
+  b.add(0x300, 0x10, kBindGlobal, kTypeFunc, "__x");
+  b.add(0x300, 0x10, kBindGlobal, kTypeFunc, "_y");   // fewer underscores
+  b.add(0x400, 0x10, kBindLocal, kTypeFunc, "short");
+  b.add(0x400, 0x10, kBindLocal, kTypeFunc, "longer");
+  b.add(0x500, 0x10, kBindLocal, kTypeFunc, "same1");
+  b.add(0x500, 0x10, kBindLocal, kTypeFunc, "same2");  // a full tie: the first stays
+  b.add(0x600, 0, kBindGlobal, kTypeFunc, "sized_wins_not");
+  b.add(0x600, 4, kBindLocal, kTypeFunc, "sized");
+  b.add(0x1234, 0, kBindGlobal, kTypeFunc, "last");   // last: to the page after
+  b.fixup_end(false);
+  b.fixup_duplicate();
+  SymbolTable t = std::move(b).finish();
+  EXPECT_EQ(t.find(0x1ff)->name, "a");
+  EXPECT_EQ(t.find(0x1ff)->end, 0x200u);
+  EXPECT_EQ(t.find(0x200)->name, "global");
+  EXPECT_EQ(t.find(0x300)->name, "_y");
+  EXPECT_EQ(t.find(0x400)->name, "longer");
+  EXPECT_EQ(t.find(0x500)->name, "same1");
+  EXPECT_EQ(t.find(0x600)->name, "sized");
+  EXPECT_EQ(t.find(0x604), nullptr);  // [start, end)
+  EXPECT_EQ(t.find(0x1234)->end, 0x3000u);
+  EXPECT_EQ(t.find(0x50), nullptr);
+  EXPECT_EQ(t.size(), 7u);
+}
+
+TEST(SymbolTableTest, OverlappingSymbols) {
+  SymbolTableBuilder b;
+  b.add(0x100, 0x100, kBindGlobal, kTypeFunc, "outer");
+  b.add(0x140, 0x20, kBindGlobal, kTypeFunc, "inner");
+  SymbolTable t = std::move(b).finish();
+  EXPECT_EQ(t.find(0x150)->name, "inner");
+  EXPECT_EQ(t.find(0x180)->name, "outer");
+  EXPECT_EQ(t.find(0x200), nullptr);
+}
+
+TEST(KallsymsTest, CorpusExcerptResolvesLikePerf) {
+  Result<KernelSymbols> k =
+      load_kallsyms((data_dir() / "kallsyms").string(), RefRelocSym{"_text", 0xffffffff81000000});
+  ASSERT_TRUE(k) << k.error().message();
+  EXPECT_EQ(k->delta, 0u);
+  // perf script of the perf-6.1 recordings.
+  EXPECT_EQ(describe(k->find(0xffffffff821cc600), 0xffffffff821cc600), "mas_find+0x1c0");
+  EXPECT_EQ(describe(k->find(0xffffffff821ed511), 0xffffffff821ed511), "do_syscall_64+0x71");
+  EXPECT_EQ(describe(k->find(0xffffffff81000130), 0xffffffff81000130),
+            "entry_SYSCALL_64_after_hwframe+0x76");
+  // 'R' (read-only data) is not kept; the last kernel symbol before the modules ends at the
+  // page after it instead of stretching to the module area.
+  EXPECT_EQ(k->kernel.find_by_name("__start_runtime_ptr_USER_PTR_MAX"), nullptr);
+  const Symbol* last = &k->kernel.symbols().back();
+  EXPECT_EQ(last->name, "__pfx_do_int80_emulation");
+  EXPECT_EQ(last->end, 0xffffffff821ef000u);
+  // Module symbols go to their module, without the "\t[module]" suffix.
+  const Symbol* m = k->find_module("[__builtin__ftrace]", 0xffffffffc0201010);
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->name, "ftrace_trampoline");
+  EXPECT_EQ(k->find(0xffffffffc0201010), nullptr);
+}
+
+TEST(KallsymsTest, RelocationDeltaMovesKernelSymbols) {
+  // Recorded with _text at 0xffffffff81000000; this kallsyms is from a boot 16 MB higher.
+  std::string text =
+      "ffffffff82000000 T _text\n"
+      "ffffffff82000100 t local_fn\n"
+      "ffffffff82000200 W weak_fn\n"
+      "ffffffff82000300 D some_data\n"
+      "ffffffff82000400 r skipped_rodata\n"
+      "ffffffff82000500 T __entry_SYSCALL_64_trampoline\n"
+      "garbage line\n"
+      "ffffffff82001000 T end_fn\n"
+      "ffffffffc0000000 t mod_fn\t[mod_a]\n"
+      "ffffffffc0000100 t mod_fn2\t[mod_a]\n";
+  Result<KernelSymbols> k = parse_kallsyms(text, RefRelocSym{"_text", 0xffffffff81000000});
+  ASSERT_TRUE(k) << k.error().message();
+  EXPECT_EQ(k->delta, 0x1000000u);
+  const Symbol* s = k->find(0xffffffff81000110);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->name, "local_fn");
+  EXPECT_EQ(s->binding, kBindLocal);
+  EXPECT_EQ(k->find(0xffffffff81000200)->binding, kBindWeak);
+  EXPECT_EQ(k->find(0xffffffff81000300)->type, kTypeObject);
+  // The entry trampoline is dropped; the symbol before it ended at its start though.
+  EXPECT_EQ(k->find(0xffffffff81000500), nullptr);
+  EXPECT_EQ(k->find(0xffffffff81000480)->name, "some_data");
+  EXPECT_EQ(k->kernel_range().first, 0xffffffff81000000u);
+  // Modules are not relocated by the kernel's delta.
+  EXPECT_EQ(k->find_module("[mod_a]", 0xffffffffc0000080)->name, "mod_fn");
+  EXPECT_EQ(k->find_module("[mod_a]", 0xffffffffc0000100)->end, 0xffffffffc0002000u);
+}
+
+TEST(KallsymsTest, MissingRefSymbolOrAddressesFail) {
+  EXPECT_FALSE(parse_kallsyms("ffffffff81000000 T _stext\n", RefRelocSym{"_text", 1}));
+  EXPECT_TRUE(parse_kallsyms("ffffffff81000000 T _stext\n", std::nullopt));
+  // kptr_restrict: all zeros.
+  EXPECT_FALSE(parse_kallsyms("0000000000000000 T _text\n", std::nullopt));
+}
+
+TEST(KallsymsTest, FindsTheCachedCopyByBuildId) {
+  testing::TempDir dir;
+  fs::path cached = fs::path(dir.path()) / "[kernel.kallsyms]" / kKernelId;
+  fs::create_directories(cached);
+  fs::copy_file(data_dir() / "kallsyms", cached / "kallsyms");
+  SymbolConfig cfg;
+  cfg.buildid_dir = dir.path();
+  cfg.sys_kernel_notes = dir.file("no-notes");  // not the running kernel
+  KernelSymbols k = load_kernel_symbols(BuildId::from_hex(kKernelId),
+                                        RefRelocSym{"_text", 0xffffffff81000000}, cfg);
+  ASSERT_TRUE(k.found());
+  EXPECT_EQ(k.path, (cached / "kallsyms").string());
+  EXPECT_EQ(describe(k.find(0xffffffff821cc600), 0xffffffff821cc600), "mas_find+0x1c0");
+
+  KernelSymbols none = load_kernel_symbols(BuildId::from_hex("00"), std::nullopt, cfg);
+  EXPECT_FALSE(none.found());
+}
+
+TEST(PerfMapTest, ParsesHexLinesLikePerf) {
+  SymbolTable t = parse_perf_map(
+      "7f0000001000 40 LazyCompile:~foo /app.js:1\n"
+      "0x7f0000002000 0x10 bar\n"
+      "7f0000001000 8 duplicate_start\n"
+      "7f0000003000 10 ab\n"  // too short a name for perf's length checks
+      "bad\n"
+      "7f0000004000 20 last_without_newlinex");
+  EXPECT_EQ(t.size(), 3u);
+  EXPECT_EQ(t.find(0x7f0000001020)->name, "LazyCompile:~foo /app.js:1");
+  EXPECT_EQ(t.find(0x7f0000001040), nullptr);
+  EXPECT_EQ(t.find(0x7f000000200f)->name, "bar");
+  EXPECT_EQ(t.find(0x7f0000004000)->name, "last_without_newline");
+}
+
+TEST(DemangleTest, PrintsNamesWithoutParametersLikePerf) {
+  EXPECT_EQ(demangle_symbol("_ZN2ns1K4spinEl"), "ns::K::spin");
+  EXPECT_EQ(demangle_symbol("_ZN2ns1K4spinEl.constprop.0"), "ns::K::spin");
+  EXPECT_EQ(demangle_symbol("_ZNK3Foo3barEv"), "Foo::bar");
+  EXPECT_EQ(demangle_symbol("_Z3maxIiET_S0_S0_"), "max<int>");
+  EXPECT_EQ(demangle_symbol("_ZNSt6vectorIiSaIiEE9push_backERKi"),
+            "std::vector<int, std::allocator<int> >::push_back");
+  EXPECT_EQ(demangle_symbol("_ZN3FooclEv"), "Foo::operator()");
+  EXPECT_EQ(demangle_symbol("_ZN3FoomIERKS_"), "Foo::operator-=");
+  EXPECT_EQ(demangle_symbol("_ZTV3Foo"), "vtable for Foo");
+  EXPECT_EQ(demangle_symbol("main"), std::nullopt);
+  EXPECT_EQ(demangle_symbol("_Znotmangled"), std::nullopt);
+}
+
+TEST(SymbolCacheTest, LoadsEachDsoOnceAndMemoizes) {
+  testing::TempDir dir;
+  fs::create_directories(fs::path(dir.path()) / "opt/corpus");
+  fs::copy_file(workload_elf(), fs::path(dir.path()) / "opt/corpus/workload");
+  SymbolConfig cfg;
+  cfg.symfs = dir.path();
+  cfg.buildid_dir = dir.file("cache");
+  SymbolCache cache(cfg);
+  BuildId id = BuildId::from_hex(kWorkloadId);
+  const DsoSymbols& a = cache.dso(kWorkloadPath, id);
+  const DsoSymbols& b = cache.dso(kWorkloadPath, id);
+  EXPECT_EQ(&a, &b);
+  EXPECT_EQ(cache.dso_count(), 1u);
+  const DsoSymbols& other = cache.dso(kWorkloadPath, BuildId::from_hex("00"));
+  EXPECT_NE(&a, &other);
+  EXPECT_FALSE(other.found());
+  const Symbol* s = cache.find(a, 0x1460);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s, cache.find(a, 0x1460));
+  EXPECT_EQ(s->name, "recurse");
+  EXPECT_EQ(dso_kind_for("[vdso]"), DsoKind::kVdso);
+  EXPECT_EQ(dso_kind_for("/tmp/perf-42.map"), DsoKind::kPerfMap);
+}
+
+}  // namespace
+}  // namespace readperf
