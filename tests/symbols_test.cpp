@@ -1,5 +1,6 @@
 // The symbols layer against perf 6.1's answers: the addresses and names below are what
 // `perf script` printed for the perf-6.1 corpus recordings whose binaries are in data/symbols/.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -200,18 +201,18 @@ TEST(BuildIdTest, ReadsTheNoteAndComparesLikePerf) {
 
 TEST(SymbolTableTest, FixupEndAndDuplicates) {
   SymbolTableBuilder b;
-  b.add(0x100, 0, kBindLocal, kTypeFunc, "a");      // zero size: ends at 0x200
+  b.add(0x100, 0, kBindLocal, kTypeFunc, "a");  // zero size: ends at 0x200
   b.add(0x200, 0x10, kBindWeak, kTypeFunc, "weak");
   b.add(0x200, 0x10, kBindGlobal, kTypeFunc, "global");
   b.add(0x300, 0x10, kBindGlobal, kTypeFunc, "__x");
-  b.add(0x300, 0x10, kBindGlobal, kTypeFunc, "_y");   // fewer underscores
+  b.add(0x300, 0x10, kBindGlobal, kTypeFunc, "_y");  // fewer underscores
   b.add(0x400, 0x10, kBindLocal, kTypeFunc, "short");
   b.add(0x400, 0x10, kBindLocal, kTypeFunc, "longer");
   b.add(0x500, 0x10, kBindLocal, kTypeFunc, "same1");
   b.add(0x500, 0x10, kBindLocal, kTypeFunc, "same2");  // a full tie: the first stays
   b.add(0x600, 0, kBindGlobal, kTypeFunc, "sized_wins_not");
   b.add(0x600, 4, kBindLocal, kTypeFunc, "sized");
-  b.add(0x1234, 0, kBindGlobal, kTypeFunc, "last");   // last: to the page after
+  b.add(0x1234, 0, kBindGlobal, kTypeFunc, "last");  // last: to the page after
   b.fixup_end(false);
   b.fixup_duplicate();
   SymbolTable t = std::move(b).finish();

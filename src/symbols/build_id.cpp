@@ -2,13 +2,12 @@
 
 #include <elf.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "elf_file.h"
 
@@ -59,8 +58,8 @@ std::string BuildId::hex() const {
 bool BuildId::matches(const BuildId& found) const {
   if (bytes_.size() > found.bytes_.size() && bytes_.size() == kMaxSize) {
     return std::equal(found.bytes_.begin(), found.bytes_.end(), bytes_.begin()) &&
-           std::all_of(bytes_.begin() + static_cast<ptrdiff_t>(found.bytes_.size()),
-                       bytes_.end(), [](uint8_t b) { return b == 0; });
+           std::all_of(bytes_.begin() + static_cast<ptrdiff_t>(found.bytes_.size()), bytes_.end(),
+                       [](uint8_t b) { return b == 0; });
   }
   return bytes_ == found.bytes_;
 }

@@ -1,13 +1,12 @@
 #include "readperf/symbols/dso_loader.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
 #include <optional>
-
-#include <fmt/format.h>
 
 #include "elf_file.h"
 #include "elf_symbols_impl.h"
@@ -76,22 +75,21 @@ std::string debuglink_path(const DsoRef& ref, const SymbolConfig& cfg) {
   std::optional<std::string> link = elf->debuglink();
   if (!link || link->empty()) return {};
   std::string dir = dirname_of(file);
-  for (std::string p : {*link, dir + "/" + *link, dir + "/.debug/" + *link,
-                        "/usr/lib/debug" + dir + "/" + *link}) {
+  for (std::string p :
+       {*link, dir + "/" + *link, dir + "/.debug/" + *link, "/usr/lib/debug" + dir + "/" + *link}) {
     if (is_regular_file(p)) return p;
   }
   return {};
 }
 
 // symbol.c binary_type_symtab[], the user-space entries in order.
-std::vector<Candidate> candidates(const DsoRef& ref, const BuildId& id,
-                                  const SymbolConfig& cfg) {
+std::vector<Candidate> candidates(const DsoRef& ref, const BuildId& id, const SymbolConfig& cfg) {
   bool vdso = ref.kind == DsoKind::kVdso;
   const std::string& name = ref.path;
   std::vector<Candidate> out;
   out.push_back({BinaryType::kDebuglink, debuglink_path(ref, cfg)});
-  out.push_back({BinaryType::kBuildIdCache,
-                 build_id_cache_path(cfg.buildid_dir, id, vdso ? "vdso" : "elf")});
+  out.push_back(
+      {BinaryType::kBuildIdCache, build_id_cache_path(cfg.buildid_dir, id, vdso ? "vdso" : "elf")});
   out.push_back({BinaryType::kBuildIdCacheDebug,
                  build_id_cache_path(cfg.buildid_dir, id, vdso ? "vdso" : "debug")});
   std::string debug_root = join_symfs(cfg.symfs, "/usr/lib/debug");
@@ -104,15 +102,15 @@ std::vector<Candidate> candidates(const DsoRef& ref, const BuildId& id,
                                   hex.substr(0, 2) + "/" + hex.substr(2) + ".debug"});
   out.push_back({BinaryType::kSystemPath, join_symfs(cfg.symfs, name)});
   size_t slash = name.rfind('/');
-  out.push_back({BinaryType::kOpenEmbeddedDebuginfo,
-                 slash == std::string::npos
-                     ? std::string()
-                     : join_symfs(cfg.symfs, "") + name.substr(0, slash + 1) + ".debug" +
-                           name.substr(slash)});
+  out.push_back({BinaryType::kOpenEmbeddedDebuginfo, slash == std::string::npos
+                                                         ? std::string()
+                                                         : join_symfs(cfg.symfs, "") +
+                                                               name.substr(0, slash + 1) +
+                                                               ".debug" + name.substr(slash)});
   // Ubuntu sometimes puts /usr/lib's debug files under /usr/lib/debug/lib.
-  out.push_back({BinaryType::kMixedupUbuntuDebuginfo,
-                 name.compare(0, 9, "/usr/lib/") == 0 ? debug_root + name.substr(4)
-                                                       : std::string()});
+  out.push_back({BinaryType::kMixedupUbuntuDebuginfo, name.compare(0, 9, "/usr/lib/") == 0
+                                                          ? debug_root + name.substr(4)
+                                                          : std::string()});
   return out;
 }
 

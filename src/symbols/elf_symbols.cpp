@@ -1,12 +1,11 @@
 #include "readperf/symbols/elf_symbols.h"
 
 #include <elf.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cstring>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "elf_symbols_impl.h"
 #include "readperf/symbols/demangle.h"
@@ -31,9 +30,8 @@ bool is_object(const GElf_Sym& s) {
 
 bool is_label(const GElf_Sym& s) {
   uint8_t vis = GELF_ST_VISIBILITY(s.st_other);
-  return GELF_ST_TYPE(s.st_info) == STT_NOTYPE && s.st_name != 0 &&
-         s.st_shndx != SHN_UNDEF && s.st_shndx != SHN_ABS && vis != STV_HIDDEN &&
-         vis != STV_INTERNAL;
+  return GELF_ST_TYPE(s.st_info) == STT_NOTYPE && s.st_name != 0 && s.st_shndx != SHN_UNDEF &&
+         s.st_shndx != SHN_ABS && vis != STV_HIDDEN && vis != STV_INTERNAL;
 }
 
 // The string at `off` of a string table's data, or null when out of bounds.
@@ -60,7 +58,10 @@ std::vector<GElf_Phdr> load_segments(Elf* elf) {
 class ElfSymbolLoader {
  public:
   ElfSymbolLoader(const ElfFile& syms, const ElfFile& runtime, const ElfLoadOptions& options)
-      : syms_(syms), runtime_(runtime), options_(options), segments_(load_segments(runtime.elf())) {}
+      : syms_(syms),
+        runtime_(runtime),
+        options_(options),
+        segments_(load_segments(runtime.elf())) {}
 
   // One dso__load_sym_internal() pass over .symtab or .dynsym: the number of symbols added,
   // or an error (perf then keeps what it added but skips the fix-ups and the PLT).
@@ -190,11 +191,20 @@ void ElfSymbolLoader::synthesize_plt() {
   // after the header; only a few machines have known sizes, the rest use sh_entsize.
   uint64_t header = pltshdr.sh_entsize, entry = pltshdr.sh_entsize;
   switch (runtime_.ehdr().e_machine) {
-    case EM_ARM: header = 20, entry = 12; break;
-    case EM_AARCH64: header = 32, entry = 16; break;
-    case EM_SPARC: header = 48, entry = 12; break;
-    case EM_SPARCV9: header = 128, entry = 32; break;
-    default: break;
+    case EM_ARM:
+      header = 20, entry = 12;
+      break;
+    case EM_AARCH64:
+      header = 32, entry = 16;
+      break;
+    case EM_SPARC:
+      header = 48, entry = 12;
+      break;
+    case EM_SPARCV9:
+      header = 128, entry = 32;
+      break;
+    default:
+      break;
   }
   uint64_t offset = pltshdr.sh_offset + header;
   size_t nr = relshdr.sh_size / relshdr.sh_entsize;
@@ -236,18 +246,23 @@ Result<SymbolTable> load_elf_symbols(const ElfFile& syms, const ElfFile& runtime
   // of the runtime file by the caller picking it as `syms`.
   if (syms.has_symtab()) {
     Result<size_t> n = loader.load_pass(false);
-    if (n) nr += *n; else failed = true;
+    if (n)
+      nr += *n;
+    else
+      failed = true;
   }
   if (!failed && syms.has_dynsym()) {
     Result<size_t> n = loader.load_pass(true);
-    if (n) nr += *n; else failed = true;
+    if (n)
+      nr += *n;
+    else
+      failed = true;
   }
   if (!failed && nr > 0) loader.synthesize_plt();
   return std::move(loader.builder()).finish();
 }
 
-Result<SymbolTable> load_elf_symbols(const std::string& syms_path,
-                                     const std::string& runtime_path,
+Result<SymbolTable> load_elf_symbols(const std::string& syms_path, const std::string& runtime_path,
                                      const ElfLoadOptions& options) {
   ASSIGN_OR_RETURN(ElfFile syms, ElfFile::open(syms_path));
   if (runtime_path.empty() || runtime_path == syms_path) {

@@ -1,5 +1,6 @@
 #include "readperf/symbols/kallsyms.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,8 +9,6 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 namespace readperf {
 
@@ -111,8 +110,7 @@ std::pair<uint64_t, uint64_t> KernelSymbols::kernel_range() const {
   return {kernel.symbols().front().start, kernel.symbols().back().end};
 }
 
-Result<KernelSymbols> parse_kallsyms(std::string_view text,
-                                     const std::optional<RefRelocSym>& ref) {
+Result<KernelSymbols> parse_kallsyms(std::string_view text, const std::optional<RefRelocSym>& ref) {
   KernelSymbols out;
   SymbolTableBuilder all;
   std::optional<uint64_t> ref_addr;
@@ -149,7 +147,8 @@ Result<KernelSymbols> parse_kallsyms(std::string_view text,
     if (tab != std::string_view::npos) {
       std::string_view module = name.substr(tab + 1);
       auto it = modules.find(module);
-      if (it == modules.end()) it = modules.emplace(std::string(module), SymbolTableBuilder()).first;
+      if (it == modules.end())
+        it = modules.emplace(std::string(module), SymbolTableBuilder()).first;
       it->second.add(p.start, p.end - p.start, p.binding, p.type, name.substr(0, tab));
       continue;
     }

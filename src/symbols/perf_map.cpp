@@ -1,13 +1,13 @@
 #include "readperf/symbols/perf_map.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 namespace readperf {
 
@@ -46,9 +46,8 @@ SymbolTable parse_perf_map(std::string_view text) {
   // Equal starts sit side by side in perf's rb-tree and a search meets the first inserted
   // first; keep that one.
   auto& p = b.pending();
-  std::stable_sort(p.begin(), p.end(), [](const auto& x, const auto& y) {
-    return x.start < y.start;
-  });
+  std::stable_sort(p.begin(), p.end(),
+                   [](const auto& x, const auto& y) { return x.start < y.start; });
   p.erase(std::unique(p.begin(), p.end(),
                       [](const auto& x, const auto& y) { return x.start == y.start; }),
           p.end());

@@ -13,8 +13,7 @@ SymbolCache::SymbolCache(SymbolConfig config)
     : config_(std::move(config)),
       memo_(std::make_unique<std::array<MemoEntry, size_t{1} << kMemoBits>>()) {}
 
-const DsoSymbols& SymbolCache::dso(std::string_view path, const BuildId& build_id,
-                                   DsoKind kind) {
+const DsoSymbols& SymbolCache::dso(std::string_view path, const BuildId& build_id, DsoKind kind) {
   key_.assign(path);
   key_.push_back('\0');
   key_.push_back(static_cast<char>(kind));

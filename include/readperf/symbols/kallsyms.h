@@ -43,8 +43,8 @@ struct KernelSymbols {
   // Module symbols by the module's short name ("[ext4]"), at the absolute addresses of the
   // kallsyms file (perf makes them relative to the module's map; symoff is the same).
   std::map<std::string, SymbolTable, std::less<>> modules;
-  uint64_t delta = 0;       // kallsyms(ref) - ref.addr
-  std::string path;         // the kallsyms file read; empty when none was found
+  uint64_t delta = 0;                 // kallsyms(ref) - ref.addr
+  std::string path;                   // the kallsyms file read; empty when none was found
   std::vector<std::string> attempts;  // what was looked at, for --verbose
 
   bool found() const { return !path.empty(); }
@@ -58,8 +58,7 @@ struct KernelSymbols {
 // Parses kallsyms text; `ref` (when given) sets the relocation delta and must name a symbol
 // of the file (perf fails the load otherwise).
 Result<KernelSymbols> parse_kallsyms(std::string_view text, const std::optional<RefRelocSym>& ref);
-Result<KernelSymbols> load_kallsyms(const std::string& path,
-                                    const std::optional<RefRelocSym>& ref);
+Result<KernelSymbols> load_kallsyms(const std::string& path, const std::optional<RefRelocSym>& ref);
 
 // symbol.c dso__load_kernel_sym() without vmlinux: --kallsyms if given; nothing more with a
 // symfs; else /proc/kallsyms when the kernel has no build-id or it is the running kernel's,

@@ -64,9 +64,9 @@ class SymbolTable {
 
  private:
   friend class SymbolTableBuilder;
-  std::vector<Symbol> symbols_;       // sorted by start
-  std::vector<uint64_t> max_end_;     // max_end_[i] = max(end of symbols_[0..i]), for overlaps
-  std::vector<char> names_;           // every name, back to back; Symbol::name points here
+  std::vector<Symbol> symbols_;    // sorted by start
+  std::vector<uint64_t> max_end_;  // max_end_[i] = max(end of symbols_[0..i]), for overlaps
+  std::vector<char> names_;        // every name, back to back; Symbol::name points here
 };
 
 // Collects symbols and applies perf's fix-ups. Symbols keep the order they were added among
