@@ -1,18 +1,19 @@
 // Header features: each parser on small sections built here, in both byte orders and cut
 // short; then `report --header-only` end to end on built files and pipes.
-#include <cstdio>
-#include <fstream>
-#include <sstream>
+#include "readperf/reader/features.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
 
 #include "byte_writer.h"
 #include "perf_data_builder.h"
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/event_name.h"
 #include "readperf/output/header_printer.h"
-#include "readperf/reader/features.h"
 #include "readperf/reader/perf_data.h"
 #include "test_util.h"
 
@@ -502,9 +503,9 @@ TEST_P(FeaturesTest, HeaderOfAFile) {
       "# group: grp{cycles:ppp,ins}\n# time of first sample : 1.500000\n"
       "# time of last sample : 2.750000\n# sample duration :   1250.000 ms\n";
   EXPECT_EQ(header_of(path, true), head + kFeatureLines + topo + tail + missing);
-  EXPECT_EQ(header_of(path, false), head + kFeatureLines +
-                                        "# CPU_TOPOLOGY info available, use -I to display\n" +
-                                        tail + missing);
+  EXPECT_EQ(
+      header_of(path, false),
+      head + kFeatureLines + "# CPU_TOPOLOGY info available, use -I to display\n" + tail + missing);
 }
 
 TEST_P(FeaturesTest, HeaderOfAPipe) {

@@ -10,17 +10,22 @@ namespace {
 
 // util/evsel.c evsel__hw_names / evsel__sw_names of perf 6.1 (which stop at "dummy": later
 // software events are "unknown-software" to it).
-constexpr const char* kHwNames[] = {"cycles",           "instructions",      "cache-references",
-                                    "cache-misses",     "branches",          "branch-misses",
-                                    "bus-cycles",       "stalled-cycles-frontend",
-                                    "stalled-cycles-backend", "ref-cycles"};
-constexpr const char* kSwNames[] = {"cpu-clock",       "task-clock",     "page-faults",
-                                    "context-switches", "cpu-migrations", "minor-faults",
-                                    "major-faults",    "alignment-faults", "emulation-faults",
-                                    "dummy"};
+constexpr const char* kHwNames[] = {"cycles",
+                                    "instructions",
+                                    "cache-references",
+                                    "cache-misses",
+                                    "branches",
+                                    "branch-misses",
+                                    "bus-cycles",
+                                    "stalled-cycles-frontend",
+                                    "stalled-cycles-backend",
+                                    "ref-cycles"};
+constexpr const char* kSwNames[] = {
+    "cpu-clock",    "task-clock",   "page-faults",      "context-switches", "cpu-migrations",
+    "minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy"};
 
 // evsel.c evsel__hw_cache, evsel__hw_cache_op, evsel__hw_cache_result (first two aliases).
-constexpr const char* kCacheType[] = {"L1-dcache", "L1-icache", "LLC",  "dTLB",
+constexpr const char* kCacheType[] = {"L1-dcache", "L1-icache", "LLC", "dTLB",
                                       "iTLB",      "branch",    "node"};
 constexpr const char* kCacheOp[][2] = {
     {"load", "loads"}, {"store", "stores"}, {"prefetch", "prefetches"}};
@@ -63,7 +68,8 @@ std::string hw_cache_name(uint64_t config) {
   if (op >= std::size(kCacheOp)) return "unknown-ext-hardware-cache-op";
   if (result >= std::size(kCacheResult)) return "unknown-ext-hardware-cache-result";
   if (!(kCacheOps[type] & (1u << op))) return "invalid-cache";
-  if (result) return fmt::format("{}-{}-{}", kCacheType[type], kCacheOp[op][0], kCacheResult[result]);
+  if (result)
+    return fmt::format("{}-{}-{}", kCacheType[type], kCacheOp[op][0], kCacheResult[result]);
   return fmt::format("{}-{}", kCacheType[type], kCacheOp[op][1]);
 }
 
@@ -82,8 +88,7 @@ std::string derived_name(const EventAttr& a) {
     case kTypeHwCache:
       return hw_cache_name(a.config) + modifiers(a);
     case kTypeSoftware:
-      return std::string(a.config < std::size(kSwNames) ? kSwNames[a.config]
-                                                        : "unknown-software") +
+      return std::string(a.config < std::size(kSwNames) ? kSwNames[a.config] : "unknown-software") +
              modifiers(a);
     case kTypeTracepoint:
       return "unknown tracepoint";

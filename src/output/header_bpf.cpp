@@ -1,9 +1,9 @@
 // BPF_PROG_INFO's lines: util/bpf-event.c __bpf_event__print_bpf_prog_info() and
 // synthesize_bpf_prog_name(), which names each (sub)program after its BTF function when the
 // program's BTF (BPF_BTF) loads, the way libbpf's btf__new() checks it.
-#include <cstdint>
-
 #include <fmt/format.h>
+
+#include <cstdint>
 
 #include "header_print.h"
 #include "readperf/format/perf_abi.h"
@@ -64,16 +64,31 @@ std::optional<Btf> Btf::parse(Bytes data) {
     uint64_t vlen = info & 0xffff;
     uint64_t extra;
     switch (kind) {
-      case 2: case 7: case 8: case 9: case 10: case 11: case 12: case 16: case 18:
+      case 2:
+      case 7:
+      case 8:
+      case 9:
+      case 10:
+      case 11:
+      case 12:
+      case 16:
+      case 18:
         extra = 0;  // PTR FWD TYPEDEF VOLATILE CONST RESTRICT FUNC FLOAT TYPE_TAG
         break;
-      case 1: case 14: case 17:
+      case 1:
+      case 14:
+      case 17:
         extra = 4;  // INT, VAR, DECL_TAG
         break;
-      case 6: case 13:
+      case 6:
+      case 13:
         extra = vlen * 8;  // ENUM, FUNC_PROTO
         break;
-      case 19: case 3: case 4: case 5: case 15:
+      case 19:
+      case 3:
+      case 4:
+      case 5:
+      case 15:
         extra = kind == 3 ? 12 : vlen * 12;  // ENUM64, ARRAY, STRUCT, UNION, DATASEC
         break;
       default:
@@ -102,8 +117,7 @@ constexpr size_t kId = 4, kName = 64, kNrJitedKsyms = 104, kNrJitedFuncLens = 10
                  kJitedKsyms = 112, kJitedFuncLens = 120, kBtfId = 128, kFuncInfoRecSize = 132,
                  kFuncInfo = 136, kNrProgTags = 180, kProgTags = 184;
 // util/bpf-utils.h enum perf_bpil_array.
-constexpr int kBpilJitedKsyms = 3, kBpilJitedFuncLens = 4, kBpilFuncInfo = 5,
-              kBpilProgTags = 8;
+constexpr int kBpilJitedKsyms = 3, kBpilJitedFuncLens = 4, kBpilFuncInfo = 5, kBpilProgTags = 8;
 
 class ProgInfo {
  public:

@@ -45,8 +45,8 @@ constexpr BitName kSampleTypeNames[] = {
 
 // __p_branch_sample_type(): PERF_SAMPLE_BRANCH_* bits 0 to 18.
 constexpr const char* kBranchNames[] = {
-    "USER",     "KERNEL",   "HV",       "ANY",      "ANY_CALL",  "ANY_RETURN", "IND_CALL",
-    "ABORT_TX", "IN_TX",    "NO_TX",    "COND",     "CALL_STACK", "IND_JUMP", "CALL",
+    "USER",     "KERNEL",    "HV",        "ANY",      "ANY_CALL",   "ANY_RETURN", "IND_CALL",
+    "ABORT_TX", "IN_TX",     "NO_TX",     "COND",     "CALL_STACK", "IND_JUMP",   "CALL",
     "NO_FLAGS", "NO_CYCLES", "TYPE_SAVE", "HW_INDEX", "PRIV_SAVE"};
 
 // __p_read_format().
@@ -55,17 +55,44 @@ constexpr const char* kReadFormatNames[] = {"TOTAL_TIME_ENABLED", "TOTAL_TIME_RU
 
 // The attr bit-fields perf prints, in declaration order: bit i of the flags word, except
 // precise_ip, two bits wide.
-constexpr const char* kFlagNames[] = {
-    "disabled",       "inherit",        "pinned",          "exclusive",
-    "exclude_user",   "exclude_kernel", "exclude_hv",      "exclude_idle",
-    "mmap",           "comm",           "freq",            "inherit_stat",
-    "enable_on_exec", "task",           "watermark",       "precise_ip",
-    nullptr,          "mmap_data",      "sample_id_all",   "exclude_host",
-    "exclude_guest",  "exclude_callchain_kernel", "exclude_callchain_user", "mmap2",
-    "comm_exec",      "use_clockid",    "context_switch",  "write_backward",
-    "namespaces",     "ksymbol",        "bpf_event",       "aux_output",
-    "cgroup",         "text_poke",      "build_id",        "inherit_thread",
-    "remove_on_exec", "sigtrap"};
+constexpr const char* kFlagNames[] = {"disabled",
+                                      "inherit",
+                                      "pinned",
+                                      "exclusive",
+                                      "exclude_user",
+                                      "exclude_kernel",
+                                      "exclude_hv",
+                                      "exclude_idle",
+                                      "mmap",
+                                      "comm",
+                                      "freq",
+                                      "inherit_stat",
+                                      "enable_on_exec",
+                                      "task",
+                                      "watermark",
+                                      "precise_ip",
+                                      nullptr,
+                                      "mmap_data",
+                                      "sample_id_all",
+                                      "exclude_host",
+                                      "exclude_guest",
+                                      "exclude_callchain_kernel",
+                                      "exclude_callchain_user",
+                                      "mmap2",
+                                      "comm_exec",
+                                      "use_clockid",
+                                      "context_switch",
+                                      "write_backward",
+                                      "namespaces",
+                                      "ksymbol",
+                                      "bpf_event",
+                                      "aux_output",
+                                      "cgroup",
+                                      "text_poke",
+                                      "build_id",
+                                      "inherit_thread",
+                                      "remove_on_exec",
+                                      "sigtrap"};
 
 // perf formats every value into one buffer; a bit set whose bits have no name writes nothing
 // and leaves the previous value in it, which is then printed again.

@@ -1,8 +1,8 @@
 // The print_* functions of perf 6.1's util/header.c, one per feature, byte for byte.
+#include <fmt/format.h>
+
 #include <ctime>
 #include <string_view>
-
-#include <fmt/format.h>
 
 #include "header_print.h"
 #include "readperf/format/perf_abi.h"
@@ -24,8 +24,10 @@ void print_cmdline(const Features& env, OutBuffer& out) {
     for (const std::string& arg : *env.cmdline) {
       // A quote is written as \' so that the line can be pasted back into a shell.
       for (char ch : arg) {
-        if (ch == '\'') out.write("\\'");
-        else out.put(ch);
+        if (ch == '\'')
+          out.write("\\'");
+        else
+          out.put(ch);
       }
       out.put(' ');
     }
@@ -61,8 +63,7 @@ void print_cpu_topology(const Features& env, OutBuffer& out) {
 void print_numa_topology(const Features& env, OutBuffer& out) {
   if (!env.numa_nodes) return;
   for (const NumaNode& n : *env.numa_nodes) {
-    out.print("# node{} meminfo  : total = {} kB, free = {} kB\n", n.node, n.mem_total,
-              n.mem_free);
+    out.print("# node{} meminfo  : total = {} kB, free = {} kB\n", n.node, n.mem_total, n.mem_free);
     out.print("# node{} cpu list : {}\n", n.node, cpu_list_string(n.cpus));
   }
 }
@@ -108,8 +109,7 @@ void print_cache(const Features& env, OutBuffer& out) {
   out.write("# CPU cache info:\n");
   if (!env.caches) return;
   for (const CacheLevel& c : *env.caches) {
-    out.print("#  L{} {:<15} {:>8} [{}]\n", static_cast<int32_t>(c.level), c.type, c.size,
-              c.map);
+    out.print("#  L{} {:<15} {:>8} [{}]\n", static_cast<int32_t>(c.level), c.type, c.size, c.map);
   }
 }
 
@@ -138,7 +138,9 @@ std::string unit_number(uint64_t n) {
 
 // tools/lib/bitmap.c bitmap_scnprintf() into perf's 100-byte buffer: "0-23,32-199".
 std::string bitmap_string(const MemoryNode& n) {
-  auto bit = [&](uint64_t i) { return i / 64 < n.bitmap.size() && (n.bitmap[i / 64] >> (i % 64)) & 1; };
+  auto bit = [&](uint64_t i) {
+    return i / 64 < n.bitmap.size() && (n.bitmap[i / 64] >> (i % 64)) & 1;
+  };
   std::string s;
   uint64_t i = 0;
   while (i < n.nbits) {
@@ -165,8 +167,7 @@ void print_mem_topology(const Features& env, OutBuffer& out) {
   for (const MemoryNode& n : t.nodes) {
     uint64_t weight = 0;
     for (uint64_t i = 0; i < n.nbits; ++i) weight += (n.bitmap[i / 64] >> (i % 64)) & 1;
-    out.print("#  {:>3} [{}]: {}\n", n.node, unit_number(t.block_size * weight),
-              bitmap_string(n));
+    out.print("#  {:>3} [{}]: {}\n", n.node, unit_number(t.block_size * weight), bitmap_string(n));
   }
 }
 
@@ -242,9 +243,7 @@ bool full_only(uint32_t feature) {
 
 }  // namespace
 
-bool has_print(uint32_t feature) {
-  return feature > kFeatBuildId && feature < kFeatLastFeature6_1;
-}
+bool has_print(uint32_t feature) { return feature > kFeatBuildId && feature < kFeatLastFeature6_1; }
 
 void print_feature(uint32_t feature, const PrintContext& ctx, OutBuffer& out) {
   const Features& env = ctx.env;

@@ -5,13 +5,12 @@
 // the end-of-features marker (builtin-report.c process_feature_event()).
 #include "readperf/output/header_printer.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <cstdio>
 #include <ctime>
 #include <fstream>
-
-#include <fmt/format.h>
 
 #include "header_print.h"
 #include "readperf/format/perf_abi.h"
@@ -56,9 +55,7 @@ FileSection recorded_data_section(const PerfData& data) {
 
 // Whether header.c feat_ops[] has a process function for the feature (BRANCH_STACK and STAT
 // have none: perf_event__process_feature() then neither processes nor prints them).
-bool has_process(uint32_t feature) {
-  return feature != kFeatBranchStack && feature != kFeatStat;
-}
+bool has_process(uint32_t feature) { return feature != kFeatBranchStack && feature != kFeatStat; }
 
 // Pipe mode: prints each HEADER_FEATURE record as perf processes it.
 class PipeFeaturePrinter : public EventSink {

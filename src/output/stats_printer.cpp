@@ -57,14 +57,15 @@ void print_aggregated_stats(const StatsCounter& c, const PerfData& data, OutBuff
   }
 }
 
-void print_event_stats(const StatsCounter& c, const PerfData& data, OutBuffer& out) {
+void print_event_stats(const StatsCounter& c, const PerfData& data, OutBuffer& out,
+                       bool names_from_attrs) {
   const EventList& events = data.events();
   for (size_t i = 0; i < events.size(); ++i) {
     uint64_t samples = i < c.nr_samples.size() ? c.nr_samples[i] : 0;
     uint64_t lost = i < c.nr_lost_samples.size() ? c.nr_lost_samples[i] : 0;
     if (!samples && !lost) continue;
-    out.print("{} stats:\n", data.kind() == ContainerKind::kPipe ? attr_event_name(events[i].attr)
-                                                                  : event_name(events[i]));
+    out.print("{} stats:\n",
+              names_from_attrs ? attr_event_name(events[i].attr) : event_name(events[i]));
     if (samples) out.print("{:>16} events: {:>10}\n", "SAMPLE", samples);
     if (lost) out.print("{:>16} events: {:>10}\n", "LOST_SAMPLES", lost);
   }

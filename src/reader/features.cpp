@@ -1,8 +1,8 @@
 #include "readperf/reader/features.h"
 
-#include <array>
-
 #include <fmt/format.h>
+
+#include <array>
 
 #include "feature_parsers.h"
 #include "readperf/format/perf_abi.h"
@@ -34,12 +34,12 @@ using namespace feature_detail;
 std::string_view feature_name(uint32_t feature) {
   // header.c feat_ops[].name of perf 6.1.
   static constexpr std::array<std::string_view, 32> kNames = {
-      "RESERVED",      "TRACING_DATA", "BUILD_ID",     "HOSTNAME",      "OSRELEASE",
-      "VERSION",       "ARCH",         "NRCPUS",       "CPUDESC",       "CPUID",
-      "TOTAL_MEM",     "CMDLINE",      "EVENT_DESC",   "CPU_TOPOLOGY",  "NUMA_TOPOLOGY",
-      "BRANCH_STACK",  "PMU_MAPPINGS", "GROUP_DESC",   "AUXTRACE",      "STAT",
-      "CACHE",         "SAMPLE_TIME",  "MEM_TOPOLOGY", "CLOCKID",       "DIR_FORMAT",
-      "BPF_PROG_INFO", "BPF_BTF",      "COMPRESSED",   "CPU_PMU_CAPS",  "CLOCK_DATA",
+      "RESERVED",        "TRACING_DATA", "BUILD_ID",     "HOSTNAME",     "OSRELEASE",
+      "VERSION",         "ARCH",         "NRCPUS",       "CPUDESC",      "CPUID",
+      "TOTAL_MEM",       "CMDLINE",      "EVENT_DESC",   "CPU_TOPOLOGY", "NUMA_TOPOLOGY",
+      "BRANCH_STACK",    "PMU_MAPPINGS", "GROUP_DESC",   "AUXTRACE",     "STAT",
+      "CACHE",           "SAMPLE_TIME",  "MEM_TOPOLOGY", "CLOCKID",      "DIR_FORMAT",
+      "BPF_PROG_INFO",   "BPF_BTF",      "COMPRESSED",   "CPU_PMU_CAPS", "CLOCK_DATA",
       "HYBRID_TOPOLOGY", "PMU_CAPS"};
   return feature < kNames.size() ? kNames[feature] : std::string_view();
 }
@@ -49,7 +49,7 @@ bool perf_stops_on_error(uint32_t feature) {
     case kFeatBuildId:    // process_build_id() only logs a failure
     case kFeatEventDesc:  // process_event_desc() returns 0 when read_event_desc() fails
     case kFeatBranchStack:
-    case kFeatStat:       // no process function at all
+    case kFeatStat:  // no process function at all
       return false;
     default:
       return feature > kFeatReserved && feature < kFeatLastFeature6_1;

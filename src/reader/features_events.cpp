@@ -1,9 +1,9 @@
 // Features about the events and what they saw: EVENT_DESC, BUILD_ID, GROUP_DESC, AUXTRACE,
 // BPF_PROG_INFO and BPF_BTF, each mirroring the util/header.c function named beside it.
+#include <fmt/format.h>
+
 #include <array>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "feature_parsers.h"
 #include "readperf/format/perf_abi.h"
@@ -83,7 +83,7 @@ namespace feature_detail {
 
 namespace {
 constexpr uint16_t kMiscBuildIdSize = 1 << 15;  // PERF_RECORD_MISC_BUILD_ID_SIZE
-constexpr size_t kBuildIdMax = 20;               // BUILD_ID_SIZE
+constexpr size_t kBuildIdMax = 20;              // BUILD_ID_SIZE
 
 // One entry of perf_header__read_build_ids(), or, with `old_abi`, of
 // perf_header__read_build_ids_abi_quirk(): files from before perf 2.6.35 have no pid field.

@@ -1,9 +1,9 @@
 // The machine's shape: CPU_TOPOLOGY, NUMA_TOPOLOGY, CACHE and MEM_TOPOLOGY, each mirroring
 // the process_* function of perf 6.1's util/header.c named beside it.
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "feature_parsers.h"
 #include "readperf/format/perf_abi.h"
@@ -114,9 +114,10 @@ Status parse_cpu_topology(ByteCursor& c, Features& out) {
     }
     if (check_socket && socket != ~0u && socket > cpu_nr) {
       out.cpu_topology = std::move(t);
-      return tl::unexpected(invalid(c, kFeat, fmt::format("socket id {} of cpu {} is above the "
-                                                          "number of cpus",
-                                                          socket, i)));
+      return tl::unexpected(invalid(c, kFeat,
+                                    fmt::format("socket id {} of cpu {} is above the "
+                                                "number of cpus",
+                                                socket, i)));
     }
     cpu.socket_id = static_cast<int32_t>(socket);
     size += 8;

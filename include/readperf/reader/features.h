@@ -37,8 +37,8 @@ struct EventDesc {
 
 // One BUILD_ID entry (util/event.h struct perf_record_header_build_id).
 struct BuildIdRecord {
-  uint16_t misc = 0;  // cpumode, and PERF_RECORD_MISC_BUILD_ID_SIZE (1 << 15)
-  int32_t pid = -1;   // -1: the host kernel (HOST_KERNEL_ID); 0: the default guest
+  uint16_t misc = 0;              // cpumode, and PERF_RECORD_MISC_BUILD_ID_SIZE (1 << 15)
+  int32_t pid = -1;               // -1: the host kernel (HOST_KERNEL_ID); 0: the default guest
   std::vector<uint8_t> build_id;  // 20 bytes, or the recorded size when misc says so
   std::string filename;
 };
@@ -80,7 +80,7 @@ struct CacheLevel {
 
 struct MemoryNode {
   uint64_t node = 0;
-  uint64_t nbits = 0;           // bits in `bitmap` (perf's memory_node.size)
+  uint64_t nbits = 0;            // bits in `bitmap` (perf's memory_node.size)
   std::vector<uint64_t> bitmap;  // memory blocks of this node, 64 per word
 };
 
@@ -108,7 +108,7 @@ struct PmuCaps {
 // 232 bytes) and the arrays it points into, with offsets relative to `data`
 // (util/bpf-utils.c perf_bpil).
 struct BpfProgInfo {
-  uint64_t arrays = 0;  // which arrays are present (1 << PERF_BPIL_*)
+  uint64_t arrays = 0;          // which arrays are present (1 << PERF_BPIL_*)
   std::vector<std::byte> info;  // zero-padded to 232 bytes
   std::vector<std::byte> data;
 };

@@ -1,0 +1,99 @@
+// The call-chain trees perf report prints under each histogram entry (util/callchain.c):
+// every chain appended to an entry's root, frames matched by function (same DSO and symbol
+// start, or the same address when a frame has no symbol), periods counted where chains end.
+//
+// Storage is one trie per histogram with one node per frame, looked up by (parent, frame key)
+// in a flat hash table: appending a chain allocates nothing once its path exists. perf keeps
+// path-compressed nodes (a node holds a run of frames) and splits them as chains diverge;
+// the compressed form of a trie is unique, so it is derived when printing (compressed_end)
+// and the output is the same.
+//
+//   CallTree tree;
+//   CallTree::NodeId root = tree.new_root();
+//   tree.append(root, keys.data(), keys.size(), period);   // frames nearest the root first
+//   tree.finish();                                         // cumulative hits, child lists
+//   for (NodeId c : tree.sorted_children(root, min_hit, scratch)) ...
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace readperf {
+
+struct Dso;
+struct Symbol;
+
+// One frame as the tree matches and prints it.
+struct ChainFrame {
+  uint64_t ip = 0;               // as recorded: printed "%#lx" when there is no symbol
+  const Dso* dso = nullptr;      // matched by identity
+  const Symbol* sym = nullptr;   // matched by start address
+  int32_t dso_order = -1;        // perf compares dso pointers: creation order, -1 for none
+
+  // callchain.c match_chain() with CCKEY_FUNCTION: what makes two frames the same node.
+  uint64_t match_addr() const;
+};
+
+class CallTree {
+ public:
+  using NodeId = uint32_t;
+  static constexpr NodeId kNone = ~0u;
+
+  struct Node {
+    ChainFrame frame;            // the first frame that made this node
+    NodeId parent = kNone;
+    NodeId first_child = kNone;  // set by finish()
+    NodeId next_sibling = kNone;
+    uint32_t nr_children = 0;    // set by finish()
+    uint32_t count = 0;          // chains ending here (callchain_node.count)
+    uint64_t hit = 0;            // period of chains ending here (callchain_node.hit)
+    uint64_t cumul = 0;          // hit plus every descendant's, set by finish()
+    uint64_t cumul_count = 0;    // count likewise
+  };
+
+  CallTree();
+
+  // A new empty root: one per histogram entry.
+  NodeId new_root();
+  // callchain.c callchain_append(): walks or grows the path of `frames` (nearest the root
+  // first) below `root` and adds `period` where it ends. An empty chain adds nothing.
+  void append(NodeId root, std::span<const ChainFrame> frames, uint64_t period);
+
+  // Links children and sums cumulative hits; call once, after the last append().
+  void finish();
+
+  const Node& node(NodeId id) const { return nodes_[id]; }
+  size_t size() const { return nodes_.size(); }
+
+  // The children perf prints below `parent` (callchain.c sort_chain_graph_abs() then
+  // rb_insert_callchain()): those with cumulative hits >= min_hit, by cumulative hits, equal
+  // ones in perf's rb-tree order (frame keys descending). Fills and returns `out`.
+  std::span<const NodeId> sorted_children(NodeId parent, uint64_t min_hit,
+                                          std::vector<NodeId>& out) const;
+  // The last node of the compressed node starting at `id`: perf keeps a run of frames in one
+  // node while no chain ends inside it and it does not branch.
+  NodeId compressed_end(NodeId id) const;
+
+ private:
+  struct Slot {
+    uint64_t addr;
+    NodeId parent;
+    int32_t dso_order;
+    NodeId node;  // kNone: empty
+    uint32_t has_sym;
+  };
+  NodeId find_or_add(NodeId parent, const ChainFrame& f);
+  void grow();
+
+  std::vector<Node> nodes_;
+  std::vector<Slot> table_;  // open addressing, power of two
+  size_t used_ = 0;
+  bool finished_ = false;
+};
+
+// callchain.c match_chain_dso_addresses() order between two frames: by DSO, then by symbol
+// start when both have a symbol, else by address. Negative, zero or positive.
+int compare_chain_frames(const ChainFrame& a, const ChainFrame& b);
+
+}  // namespace readperf
