@@ -72,7 +72,7 @@ class CallTree {
   std::span<const NodeId> sorted_children(NodeId parent, uint64_t min_hit,
                                           std::vector<NodeId>& out) const;
   // The last node of the compressed node starting at `id`: perf keeps a run of frames in one
-  // node while no chain ends inside it and it does not branch.
+  // node while no chain ends inside it (even with period 0) and it does not branch.
   NodeId compressed_end(NodeId id) const;
 
  private:

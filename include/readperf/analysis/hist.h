@@ -1,0 +1,139 @@
+// One event's histogram as perf report builds it (util/hist.c): samples grouped into entries
+// by the sort keys, each with its own period (Self/Overhead), the period of the samples whose
+// call chains pass through it (Children, in cumulative mode), and its call-chain tree.
+//
+//   Hists hists(config);                     // one per event
+//   for (each resolved sample) hists.add(hs);
+//   hists.finish();                          // perf's collapse and output resort
+//   for (uint32_t id : hists.order()) print(hists.entry(id));
+//
+// Entries live in a vector and are found by a flat hash table of their key words, so a sample
+// costs a hash probe per entry it touches and allocates nothing once its entries exist.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "readperf/analysis/call_tree.h"
+#include "readperf/analysis/sort_keys.h"
+
+namespace readperf {
+
+struct Thread;
+
+struct HistConfig {
+  SortSpec sort;
+  bool children = false;       // symbol_conf.cumulate_callchain
+  bool use_callchain = false;  // symbol_conf.use_callchain: entries keep call-chain trees
+  bool caller_order = false;   // callchain_param.order == ORDER_CALLER
+  bool verbose = false;        // DSOs by long name (sort.c under verbose)
+  bool show_nr_samples = false;
+};
+
+// One resolved address as the histogram sees it (perf's addr_location after machine__resolve
+// or fill_callchain_info).
+struct HistFrame {
+  ChainFrame chain;   // ip as recorded, dso, symbol
+  uint64_t addr = 0;  // map-relative (al->addr): what an entry without symbol shows
+  char level = 0;     // 'k', '.', ...; 0 for a call-chain frame with neither map nor symbol
+};
+
+// What one sample brings (hist_entry_iter__add's inputs).
+struct HistSample {
+  const Thread* thread = nullptr;
+  std::string_view comm;   // thread__comm() when the sample is processed
+  HistFrame self;          // the sample's own address
+  // The callchain cursor in perf's order for this report: leaf first (callee order) or
+  // root first (caller order). Empty without a call chain.
+  std::span<const HistFrame> chain;
+  uint64_t period = 0;
+  uint8_t filtered = 0;    // HIST_FILTER bits from --comms/--dsos/--symbols
+};
+
+struct HistEntry {
+  const Thread* thread = nullptr;  // the first sample's: "pid" prints it, widths use its comm
+  uint32_t comm = 0;               // Hists::comm_name(comm)
+  const Dso* dso = nullptr;
+  const Symbol* sym = nullptr;
+  uint64_t ip = 0;  // he->ip: al->addr of the frame that made the entry
+  char level = '.';
+  uint8_t filtered = 0;
+  uint64_t period = 0;     // self
+  uint64_t nr_events = 0;  // self samples
+  uint64_t acc_period = 0;
+  uint64_t acc_events = 0;
+  CallTree::NodeId chain_root = CallTree::kNone;
+  uint32_t max_depth = 0;  // callchain_root.max_depth
+  uint64_t stamp = 0;      // the last sample that touched it (cumulative de-duplication)
+};
+
+class Hists {
+ public:
+  explicit Hists(const HistConfig& config);
+
+  // builtin-report.c process_sample_event() from hist_entry_iter__add() on: the normal or
+  // the cumulative iterator.
+  void add(const HistSample& s);
+  // hists__collapse_resort() and hists__output_resort(): the entries in printing order,
+  // trees finished.
+  void finish();
+
+  const HistConfig& config() const { return config_; }
+  const std::vector<HistEntry>& entries() const { return entries_; }
+  const HistEntry& entry(uint32_t id) const { return entries_[id]; }
+  // Entry ids in perf's output order (after finish()).
+  const std::vector<uint32_t>& order() const { return order_; }
+  std::string_view comm_name(uint32_t id) const { return comms_[id]; }
+  const CallTree& tree() const { return tree_; }
+
+  uint64_t nr_samples() const { return nr_samples_; }
+  uint64_t total_period() const { return total_period_; }
+  // hists->callchain_period: the self periods of entries that keep call chains.
+  uint64_t callchain_period() const { return callchain_period_; }
+  // perf's name for a DSO in this report: short, or long under --verbose.
+  std::string_view dso_name(const Dso* dso) const;
+
+ private:
+  struct Key {
+    uint64_t w[6] = {};
+    bool operator==(const Key&) const = default;
+  };
+  Key make_key(uint32_t comm, const Thread* t, const HistFrame& f, uint64_t ip,
+               uint32_t dso_id) const;
+  uint32_t intern_comm(std::string_view comm);
+  uint32_t dso_name_id(const Dso* dso);
+  uint32_t findnew(const Key& key, const HistSample& s, const HistFrame& f, uint64_t ip,
+                   uint32_t comm, bool& created);
+  void grow_table();
+  // hist_entry__cmp() order (collapse) and hist_entry__sort() order (output).
+  bool collapse_before(const HistEntry& x, const HistEntry& y) const;
+  int output_cmp(const HistEntry& a, const HistEntry& b) const;
+
+  HistConfig config_;
+  std::vector<HistEntry> entries_;
+  std::vector<Key> keys_;
+  std::vector<uint32_t> table_;  // entry ids, ~0u empty; open addressing
+  std::vector<uint32_t> order_;
+  CallTree tree_;
+  std::vector<ChainFrame> scratch_;
+
+  std::vector<std::string> comms_;
+  std::unordered_map<std::string, uint32_t> comm_ids_;
+  std::vector<std::string_view> dso_names_;  // by name id; 0 is "no dso"
+  std::unordered_map<std::string_view, uint32_t> dso_name_ids_;
+  std::unordered_map<const Dso*, uint32_t> dso_ids_;
+  const Dso* last_dso_ = nullptr;
+  uint32_t last_dso_id_ = 0;
+
+  uint64_t nr_samples_ = 0;
+  uint64_t total_period_ = 0;
+  uint64_t callchain_period_ = 0;
+  uint64_t stamp_ = 0;
+  bool has_dso_key_ = false;
+};
+
+}  // namespace readperf

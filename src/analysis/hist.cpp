@@ -1,0 +1,337 @@
+#include "readperf/analysis/hist.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "readperf/session/dso.h"
+#include "readperf/session/thread.h"
+#include "readperf/symbols/symbol_table.h"
+
+namespace readperf {
+
+namespace {
+
+constexpr uint32_t kEmpty = ~0u;
+
+uint64_t hash_words(const uint64_t* w, size_t n) {
+  uint64_t h = 0x9e3779b97f4a7c15ull;
+  for (size_t i = 0; i < n; ++i) {
+    h ^= w[i] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  }
+  h ^= h >> 31;
+  h *= 0x94d049bb133111ebull;
+  h ^= h >> 29;
+  return h;
+}
+
+// strcmp()'s sign for two names.
+int name_cmp(std::string_view a, std::string_view b) {
+  int c = a.compare(b);
+  return c < 0 ? -1 : c > 0 ? 1 : 0;
+}
+
+// sort.c cmp_null(): 0 when both are null, -1 when only `l` is.
+int cmp_null(const void* l, const void* r) {
+  if (!l && !r) return 0;
+  return !l ? -1 : 1;
+}
+
+int sign64(int64_t v) { return v < 0 ? -1 : v > 0 ? 1 : 0; }
+
+int field_cmp(uint64_t a, uint64_t b) { return a > b ? 1 : a < b ? -1 : 0; }
+
+}  // namespace
+
+Hists::Hists(const HistConfig& config) : config_(config) {
+  table_.assign(256, kEmpty);
+  dso_names_.push_back("");  // id 0: no dso
+  has_dso_key_ = config_.sort.has(SortKey::kDso);
+}
+
+std::string_view Hists::dso_name(const Dso* dso) const {
+  if (!dso) return "";
+  return config_.verbose ? dso->long_name : dso->short_name;
+}
+
+uint32_t Hists::intern_comm(std::string_view comm) {
+  if (!comms_.empty() && comms_.back() == comm) return static_cast<uint32_t>(comms_.size() - 1);
+  auto it = comm_ids_.find(std::string(comm));
+  if (it != comm_ids_.end()) return it->second;
+  uint32_t id = static_cast<uint32_t>(comms_.size());
+  comms_.emplace_back(comm);
+  comm_ids_.emplace(comms_.back(), id);
+  return id;
+}
+
+uint32_t Hists::dso_name_id(const Dso* dso) {
+  if (!dso) return 0;
+  if (dso == last_dso_) return last_dso_id_;
+  auto it = dso_ids_.find(dso);
+  uint32_t id;
+  if (it != dso_ids_.end()) {
+    id = it->second;
+  } else {
+    // sort.c _sort__dso_cmp() compares names, so DSOs of one name share an id.
+    std::string_view name = dso_name(dso);
+    auto nit = dso_name_ids_.find(name);
+    if (nit != dso_name_ids_.end()) {
+      id = nit->second;
+    } else {
+      id = static_cast<uint32_t>(dso_names_.size());
+      dso_names_.push_back(name);
+      dso_name_ids_.emplace(name, id);
+    }
+    dso_ids_.emplace(dso, id);
+  }
+  last_dso_ = dso;
+  last_dso_id_ = id;
+  return id;
+}
+
+Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, uint64_t ip,
+                           uint32_t dso_id) const {
+  // The words hist_entry__cmp() compares, one group per sort key: entries with equal words
+  // are the entries perf merges. Six words hold comm, pid, dso and symbol (duplicate keys are
+  // dropped; ipc_null compares as symbol does).
+  Key k;
+  size_t n = 0;
+  bool sym_done = false;
+  for (SortKey key : config_.sort.keys) {
+    switch (key) {
+      case SortKey::kPid:
+        k.w[n++] = static_cast<uint32_t>(t ? t->tid : -1);
+        break;
+      case SortKey::kComm:
+        k.w[n++] = comm;
+        break;
+      case SortKey::kDso:
+        k.w[n++] = dso_id;
+        break;
+      case SortKey::kSymbol:
+      case SortKey::kIpcNull:
+        if (sym_done) break;
+        sym_done = true;
+        if (const Symbol* s = f.chain.sym) {
+          // sort.c sort__sym_cmp(): without a dso key the dso comes first.
+          k.w[n++] = 1 | (has_dso_key_ ? 0 : uint64_t{dso_id} << 1);
+          k.w[n++] = s->start;
+          k.w[n++] = s->end;
+        } else {
+          k.w[n++] = 0;
+          k.w[n++] = ip;
+          k.w[n++] = 0;
+        }
+        break;
+    }
+  }
+  return k;
+}
+
+void Hists::grow_table() {
+  std::vector<uint32_t> old = std::move(table_);
+  table_.assign(old.size() * 2, kEmpty);
+  size_t mask = table_.size() - 1;
+  for (uint32_t id : old) {
+    if (id == kEmpty) continue;
+    size_t i = hash_words(keys_[id].w, 6) & mask;
+    while (table_[i] != kEmpty) i = (i + 1) & mask;
+    table_[i] = id;
+  }
+}
+
+uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f, uint64_t ip,
+                        uint32_t comm, bool& created) {
+  size_t mask = table_.size() - 1;
+  size_t i = hash_words(key.w, 6) & mask;
+  for (;; i = (i + 1) & mask) {
+    uint32_t id = table_[i];
+    if (id == kEmpty) break;
+    if (keys_[id] == key) {
+      created = false;
+      return id;
+    }
+  }
+  created = true;
+  uint32_t id = static_cast<uint32_t>(entries_.size());
+  HistEntry& e = entries_.emplace_back();
+  e.thread = s.thread;
+  e.comm = comm;
+  e.dso = f.chain.dso;
+  e.sym = f.chain.sym;
+  e.ip = ip;
+  e.level = f.level;
+  e.filtered = s.filtered;
+  if (config_.use_callchain) e.chain_root = tree_.new_root();
+  keys_.push_back(key);
+  table_[i] = id;
+  if (entries_.size() * 2 > table_.size()) grow_table();
+  return id;
+}
+
+void Hists::add(const HistSample& s) {
+  ++stamp_;
+  ++nr_samples_;
+  total_period_ += s.period;
+  uint32_t comm = intern_comm(s.comm);
+  // The sample's own entry (iter_add_single_normal_entry / _cumulative_entry).
+  bool created;
+  Key key = make_key(comm, s.thread, s.self, s.self.addr, dso_name_id(s.self.chain.dso));
+  uint32_t self_id = findnew(key, s, s.self, s.self.addr, comm, created);
+  HistEntry& self = entries_[self_id];
+  self.period += s.period;
+  self.nr_events += 1;
+  if (config_.children) {
+    self.acc_period += s.period;
+    self.acc_events += 1;
+  }
+  self.stamp = stamp_;
+  if (config_.use_callchain) callchain_period_ += s.period;  // hist_entry__add_callchain_period
+
+  if (!config_.use_callchain && !config_.children) return;
+
+  scratch_.clear();
+  for (const HistFrame& f : s.chain) scratch_.push_back(f.chain);
+  std::span<const ChainFrame> frames(scratch_);
+  if (config_.use_callchain && !frames.empty()) {
+    tree_.append(self.chain_root, frames, s.period);
+    self.max_depth = std::max<uint32_t>(self.max_depth, static_cast<uint32_t>(frames.size()));
+  }
+  if (!config_.children) return;
+
+  // iter_next_cumulative_entry / iter_add_next_cumulative_entry: every frame of the chain
+  // gets the sample's period as Children, once per entry even through recursion, and the
+  // chain from that frame on.
+  char level = s.self.level;
+  for (size_t i = 0; i < s.chain.size(); ++i) {
+    const HistFrame& f = s.chain[i];
+    // callchain.c fill_callchain_info(): a frame with neither symbol nor map keeps the
+    // previous level.
+    HistFrame at = f;
+    if (f.level) level = f.level;
+    at.level = level;
+    Key k = make_key(comm, s.thread, at, f.chain.ip, dso_name_id(f.chain.dso));
+    uint32_t id = findnew(k, s, at, f.chain.ip, comm, created);
+    HistEntry& e = entries_[id];
+    if (!created && e.stamp == stamp_) continue;
+    e.stamp = stamp_;
+    e.acc_period += s.period;
+    e.acc_events += 1;
+    if (config_.use_callchain) {
+      std::span<const ChainFrame> rest = frames.subspan(i);
+      tree_.append(e.chain_root, rest, s.period);
+      e.max_depth = std::max<uint32_t>(e.max_depth, static_cast<uint32_t>(rest.size()));
+    }
+  }
+}
+
+bool Hists::collapse_before(const HistEntry& x, const HistEntry& y) const {
+  // rb-tree order of hists__collapse_insert_entry(): x comes first when cmp(x, y) > 0.
+  for (SortKey key : config_.sort.keys) {
+    int c = 0;
+    switch (key) {
+      case SortKey::kPid:
+        // sort.c sort__thread_cmp(): right's tid minus left's.
+        c = x.thread->tid < y.thread->tid ? 1 : x.thread->tid > y.thread->tid ? -1 : 0;
+        break;
+      case SortKey::kComm:
+        c = name_cmp(comms_[y.comm], comms_[x.comm]);
+        break;
+      case SortKey::kDso:
+        if (!x.dso || !y.dso) {
+          c = cmp_null(x.dso, y.dso);
+        } else {
+          c = name_cmp(dso_name(y.dso), dso_name(x.dso));
+        }
+        break;
+      case SortKey::kSymbol:
+      case SortKey::kIpcNull:
+        if (!x.sym && !y.sym) {
+          c = sign64(static_cast<int64_t>(y.ip - x.ip));
+          break;
+        }
+        if (!has_dso_key_) {
+          if (!x.dso || !y.dso) {
+            c = cmp_null(x.dso, y.dso);
+          } else {
+            c = name_cmp(dso_name(y.dso), dso_name(x.dso));
+          }
+          if (c) break;
+        }
+        if (!x.sym || !y.sym) {
+          c = cmp_null(x.sym, y.sym);
+        } else if (x.sym != y.sym) {
+          c = sign64(static_cast<int64_t>(y.sym->start - x.sym->start));
+          if (!c) c = sign64(static_cast<int64_t>(y.sym->end - x.sym->end));
+        }
+        break;
+    }
+    if (c) return c > 0;
+  }
+  return false;
+}
+
+int Hists::output_cmp(const HistEntry& a, const HistEntry& b) const {
+  // hist_entry__sort(): the sort list is [Children,] Overhead, the --sort keys, then the
+  // output-only fields (Samples); a positive result puts `a` first.
+  int c;
+  if (config_.children) {
+    c = field_cmp(a.acc_period, b.acc_period);
+    if (c) return c;
+    // ui/hist.c __hpp__sort_acc(): "put caller above callee when they have equal period".
+    if (a.thread == b.thread && config_.use_callchain) {
+      int64_t d = static_cast<int64_t>(b.max_depth) - static_cast<int64_t>(a.max_depth);
+      if (config_.caller_order) d = -d;
+      if (d) return sign64(d);
+    }
+  }
+  c = field_cmp(a.period, b.period);
+  if (c) return c;
+  for (SortKey key : config_.sort.keys) {
+    switch (key) {
+      case SortKey::kPid:
+        c = a.thread->tid < b.thread->tid ? 1 : a.thread->tid > b.thread->tid ? -1 : 0;
+        break;
+      case SortKey::kComm:
+        c = name_cmp(comms_[b.comm], comms_[a.comm]);
+        break;
+      case SortKey::kDso:
+        if (!a.dso || !b.dso) {
+          c = cmp_null(a.dso, b.dso);
+        } else {
+          c = name_cmp(dso_name(b.dso), dso_name(a.dso));
+        }
+        break;
+      case SortKey::kSymbol:
+        // sort.c sort__sym_sort(): by name; entries without a symbol tie.
+        if (!a.sym || !b.sym) {
+          c = cmp_null(a.sym, b.sym);
+        } else {
+          c = name_cmp(b.sym->name, a.sym->name);
+        }
+        break;
+      case SortKey::kIpcNull:
+        // No se_sort: sort__sym_cmp(), the collapse order.
+        c = collapse_before(a, b) ? 1 : collapse_before(b, a) ? -1 : 0;
+        break;
+    }
+    if (c) return c;
+  }
+  if (config_.show_nr_samples) return field_cmp(a.nr_events, b.nr_events);
+  return 0;
+}
+
+void Hists::finish() {
+  tree_.finish();
+  order_.resize(entries_.size());
+  for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
+  // The collapsed rb-tree's order, then a stable output sort: perf inserts each entry of the
+  // collapsed tree into the output tree after the ones it ties with.
+  std::stable_sort(order_.begin(), order_.end(), [this](uint32_t a, uint32_t b) {
+    return collapse_before(entries_[a], entries_[b]);
+  });
+  std::stable_sort(order_.begin(), order_.end(), [this](uint32_t a, uint32_t b) {
+    return output_cmp(entries_[a], entries_[b]) > 0;
+  });
+}
+
+}  // namespace readperf
