@@ -164,3 +164,33 @@ TEST_F(QueueTest, CopiesSurviveTheSourceBuffer) {
 
 }  // namespace
 }  // namespace readperf::testing
+
+namespace readperf::testing {
+namespace {
+
+// The reader gives mapped pages back only below the lowest byte a queued record points at.
+TEST(OrderedQueueReferences, LowestReferenceIgnoresCopiesAndOtherBuffers) {
+  std::vector<std::byte> buf(64);
+  auto at = [&](size_t off) {
+    RecordView r;
+    r.type = 9;
+    r.size = 8;
+    r.bytes = Bytes(buf.data() + off, 8);
+    return r;
+  };
+  OrderedQueue q;
+  Bytes range(buf.data(), buf.size());
+  EXPECT_EQ(q.lowest_reference(range), 64u);
+  q.push(30, at(40), /*copy=*/false);
+  q.push(10, at(16), /*copy=*/true);  // a copy does not hold the buffer
+  q.push(20, at(24), /*copy=*/false);
+  EXPECT_EQ(q.lowest_reference(range), 24u);
+  EXPECT_EQ(q.lowest_reference(Bytes(buf.data(), 20)), 20u);  // none inside that range
+  std::vector<uint64_t> times;
+  q.flush_all([&](const RecordView&, uint64_t ts) { times.push_back(ts); });
+  EXPECT_EQ(times, (std::vector<uint64_t>{10, 20, 30}));
+  EXPECT_EQ(q.lowest_reference(range), 64u);
+}
+
+}  // namespace
+}  // namespace readperf::testing

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -43,10 +44,10 @@ MappedFile::~MappedFile() {
 }
 
 void MappedFile::release_before(uint64_t offset) {
-  constexpr uint64_t kChunk = 16ull << 20;
-  if (!data_ || offset < released_ + kChunk) return;
+  if (!data_) return;
   uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-  uint64_t end = offset / page * page;
+  uint64_t end = std::min<uint64_t>(offset, size_) / page * page;
+  if (end <= released_) return;
   madvise(static_cast<char*>(data_) + released_, end - released_, MADV_DONTNEED);
   released_ = end;
 }

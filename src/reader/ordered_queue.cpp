@@ -105,6 +105,17 @@ void OrderedQueue::flush_to(uint64_t limit, const Deliver& deliver) {
   }
 }
 
+size_t OrderedQueue::lowest_reference(Bytes range) const {
+  const std::byte* lo = range.data() + range.size();
+  auto visit = [&](const Entry& e) {
+    const std::byte* p = e.record.bytes.data();
+    if (e.chunk == kNoChunk && p >= range.data() && p < lo) lo = p;
+  };
+  for (size_t i = head_; i < sorted_.size(); ++i) visit(sorted_[i]);
+  for (const Entry& e : incoming_) visit(e);
+  return static_cast<size_t>(lo - range.data());
+}
+
 void OrderedQueue::flush_round(const Deliver& deliver) {
   if (size() == 0) return;  // __ordered_events__flush() returns before updating next_flush
   flush_to(next_flush_, deliver);

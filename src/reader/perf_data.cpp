@@ -19,6 +19,8 @@ namespace {
 
 // perf's session.c reads a directory's data files 2 MB at a time, in turn.
 constexpr uint64_t kDirSliceBytes = 2 * 1024 * 1024;
+// How often (in bytes read) to give mapped pages behind the reader back to the kernel.
+constexpr uint64_t kReleaseStep = 8 * 1024 * 1024;
 
 Error record_error(const RecordView& r, uint64_t offset, std::string_view what) {
   return Error(fmt::format("record type {} ({}) size {}: {}", r.type, record_type_name(r.type),
@@ -52,6 +54,7 @@ struct DataReader {
   // resident memory stays flat however large the file (pages still referenced by queued
   // records fault back in from the file).
   MappedFile* file = nullptr;
+  size_t released = 0;  // reader position at the last release
 };
 
 struct PerfData::Impl {
@@ -559,7 +562,12 @@ Status PerfData::process(EventSink& sink, const ProcessOptions& options) {
     rd.pos += advance;
     rd.slice += advance;
     RETURN_IF_ERROR(im.drain_decompressed(*this, rd, offset));
-    if (rd.file) rd.file->release_before(rd.base_offset + rd.pos);
+    if (rd.file && rd.pos >= rd.released + kReleaseStep) {
+      // Drop the mapped pages behind the reader that no queued record points into.
+      uint64_t keep = std::min<uint64_t>(rd.pos, im.queue.lowest_reference(rd.data));
+      rd.file->release_before(rd.base_offset + keep);
+      rd.released = rd.pos;
+    }
     if (rd.slice >= kDirSliceBytes) {
       rd.slice = 0;
       i = (i + 1) % im.readers.size();

@@ -23,7 +23,8 @@ class MappedFile {
 
   Bytes bytes() const { return {static_cast<const std::byte*>(data_), size_}; }
   const std::string& path() const { return path_; }
-  // Tells the kernel pages before `offset` will not be read again (keeps RSS flat).
+  // Tells the kernel the pages before `offset` will not be read again, so resident memory
+  // stays flat however large the file. Nothing may point there any more.
   void release_before(uint64_t offset);
 
  private:

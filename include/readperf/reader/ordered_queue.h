@@ -32,6 +32,10 @@ class OrderedQueue {
   void flush_all(const Deliver& deliver);
 
   size_t size() const { return sorted_.size() - head_ + incoming_.size(); }
+  // Offset in `range` of the first byte a queued record (not a copy) still points at in it,
+  // or range.size() when none does: the bytes before it may be released. O(queued records).
+  size_t lowest_reference(Bytes range) const;
+
   // Records queued with a time before the last one delivered (perf's nr_unordered_events).
   uint64_t unordered() const { return nr_unordered_; }
 

@@ -1,0 +1,47 @@
+// `report --stdio`: the histograms as perf 6.1 prints them (builtin-report.c
+// evlist__tty_browse_hists, ui/stdio/hist.c hists__fprintf, ui/hist.c's hpp columns): per
+// event a "# Samples" header, the column headers with their dotted rule, one line per entry
+// and, with call chains, each entry's call graph.
+//
+//   ReportPrintOptions po;            // perf's defaults
+//   std::vector<ReportSection> s = {{"cpu-clock:ppp", &hists}};
+//   print_report(s, lost_samples, po, out);
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "readperf/analysis/hist.h"
+#include "readperf/output/out_buffer.h"
+
+namespace readperf {
+
+// callchain_param as report's -g parses it ("graph,0.5,caller,function,percent").
+enum class ChainMode : uint8_t { kGraph, kFractal, kFlat, kFolded };
+enum class ChainValue : uint8_t { kPercent, kPeriod, kCount };
+
+struct ReportPrintOptions {
+  float percent_limit = 0;       // --percent-limit: entries below it are not printed
+  double chain_min_percent = 0.5;
+  ChainMode chain_mode = ChainMode::kGraph;
+  ChainValue chain_value = ChainValue::kPercent;
+  uint32_t chain_print_limit = 0;  // 0: no limit
+  bool dso_filter = false;         // --dsos given: unresolved entries do not widen "Shared Object"
+};
+
+struct ReportSection {
+  std::string event_name;
+  const Hists* hists = nullptr;
+};
+
+// Everything after perf's "# To display the perf.data header info..." lines, without the
+// closing "# (Tip: ...)" block: "# Total Lost Samples", then each event that has samples.
+void print_report(std::span<const ReportSection> sections, uint64_t total_lost_samples,
+                  const ReportPrintOptions& options, OutBuffer& out);
+
+// ui/stdio/hist.c hist_entry_callchain__fprintf(): the call graph below one entry.
+void print_entry_callchain(const Hists& hists, const HistEntry& he,
+                           const ReportPrintOptions& options, OutBuffer& out);
+
+}  // namespace readperf

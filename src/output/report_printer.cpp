@@ -1,0 +1,266 @@
+#include "readperf/output/report_printer.h"
+
+#include <algorithm>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "readperf/session/dso.h"
+#include "readperf/session/thread.h"
+#include "readperf/symbols/symbol_table.h"
+
+namespace readperf {
+
+namespace {
+
+// util/hist.c hists__calc_col_len(): the width of an unresolved address (BITS_PER_LONG / 4).
+constexpr uint32_t kUnresolvedWidth = 16;
+
+enum class Field : uint8_t { kChildren, kOverhead, kSamples, kSort };
+
+struct Column {
+  Field field;
+  SortKey key = SortKey::kComm;
+  std::string_view name;
+  uint32_t width = 0;
+};
+
+// perf's hists->col_len[] for the columns readperf prints.
+struct ColumnWidths {
+  uint32_t comm = 0, thread = 0, dso = 0, symbol = 0, ipc = 0;
+};
+
+ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) {
+  // output_resort() runs hists__calc_col_len() on every entry that is not filtered out,
+  // whatever --percent-limit later hides; hists__fprintf() then widens each column to its
+  // header (perf_hpp__reset_sort_width).
+  ColumnWidths w;
+  for (uint32_t id : hists.order()) {
+    const HistEntry& e = hists.entry(id);
+    if (e.filtered) continue;
+    if (e.sym) {
+      uint32_t len = static_cast<uint32_t>(e.sym->name.size()) + 4;
+      if (hists.config().verbose) len += kUnresolvedWidth + 2 + 3;
+      w.symbol = std::max(w.symbol, len);
+    } else {
+      w.symbol = std::max(w.symbol, kUnresolvedWidth + 4 + 2);
+      if (w.dso < kUnresolvedWidth && !opts.dso_filter) w.dso = kUnresolvedWidth;
+    }
+    // thread__comm_len(): the entry's thread's latest comm, not the entry's own.
+    uint32_t comm_len = e.thread ? static_cast<uint32_t>(e.thread->comm_str().size()) : 0;
+    if (comm_len > w.comm) {
+      w.comm = comm_len;
+      w.thread = comm_len + 8;
+    }
+    if (e.dso) w.dso = std::max(w.dso, static_cast<uint32_t>(hists.dso_name(e.dso).size()));
+  }
+  auto header = [](SortKey k) { return static_cast<uint32_t>(sort_key_header(k).size()); };
+  w.comm = std::max(w.comm, header(SortKey::kComm));
+  w.thread = std::max(w.thread, header(SortKey::kPid));
+  w.dso = std::max(w.dso, header(SortKey::kDso));
+  w.symbol = std::max(w.symbol, header(SortKey::kSymbol));
+  w.ipc = std::max(w.ipc, header(SortKey::kIpcNull));
+  return w;
+}
+
+std::vector<Column> make_columns(const Hists& hists, const ColumnWidths& w) {
+  // ui/hist.c perf_hpp__init() then perf_hpp__setup_output_field(): the overhead columns,
+  // then the sort keys.
+  const HistConfig& c = hists.config();
+  std::vector<Column> cols;
+  if (c.children) {
+    cols.push_back({Field::kChildren, {}, "Children", 8});
+    cols.push_back({Field::kOverhead, {}, "Self", 8});
+  } else {
+    cols.push_back({Field::kOverhead, {}, "Overhead", 8});
+  }
+  if (c.show_nr_samples) cols.push_back({Field::kSamples, {}, "Samples", 12});
+  for (SortKey k : c.sort.keys) {
+    uint32_t width = 0;
+    switch (k) {
+      case SortKey::kPid:
+        width = w.thread;
+        break;
+      case SortKey::kComm:
+        width = w.comm;
+        break;
+      case SortKey::kDso:
+        width = w.dso;
+        break;
+      case SortKey::kSymbol:
+        width = w.symbol;
+        break;
+      case SortKey::kIpcNull:
+        width = w.ipc;
+        break;
+    }
+    cols.push_back({Field::kSort, k, sort_key_header(k), width});
+  }
+  return cols;
+}
+
+void pad_to(fmt::memory_buffer& b, size_t start, uint32_t width) {
+  size_t printed = b.size() - start;
+  if (printed < width) b.append(std::string(width - printed, ' '));
+}
+
+// "%-*.*s": cut to `width`, then padded to it.
+void put_fixed(fmt::memory_buffer& b, std::string_view s, uint32_t width) {
+  if (s.size() > width) s = s.substr(0, width);
+  b.append(s);
+  if (s.size() < width) b.append(std::string(width - s.size(), ' '));
+}
+
+void put_percent(fmt::memory_buffer& b, uint64_t value, uint64_t total) {
+  // ui/hist.c __hpp__fmt(): " %*.2f%%" with the column's width less the space and the '%'.
+  double percent = total ? 100.0 * static_cast<double>(value) / static_cast<double>(total) : 0.0;
+  fmt::format_to(std::back_inserter(b), " {:6.2f}%", percent);
+}
+
+void put_symbol(fmt::memory_buffer& b, const HistEntry& e, uint32_t width) {
+  // sort.c _hist_entry__sym_snprintf().
+  size_t start = b.size();
+  fmt::format_to(std::back_inserter(b), "[{}] ", e.level);
+  if (e.sym) {
+    if (e.sym->type == kTypeObject) {
+      fmt::format_to(std::back_inserter(b), "{}+0x{:x}", e.sym->name, e.ip - e.sym->start);
+    } else {
+      size_t used = b.size() - start;
+      std::string_view name = e.sym->name;
+      if (width > used && name.size() > width - used) name = name.substr(0, width - used);
+      if (width <= used) name = {};
+      b.append(name);
+    }
+  } else if (e.ip) {
+    fmt::format_to(std::back_inserter(b), "0x{:016x}", e.ip);
+  } else {
+    b.append(std::string_view("0000000000000000"));
+  }
+}
+
+void print_header_lines(const std::vector<Column>& cols, OutBuffer& out) {
+  // ui/stdio/hist.c hists__fprintf_standard_headers().
+  fmt::memory_buffer& b = out.buffer();
+  b.append(std::string_view("# "));
+  for (size_t i = 0; i < cols.size(); ++i) {
+    const Column& c = cols[i];
+    if (i) b.append(std::string_view("  "));
+    if (c.field == Field::kSort) {
+      put_fixed(b, c.name, c.width);
+    } else {
+      fmt::format_to(std::back_inserter(b), "{:>{}}", c.name, c.width);
+    }
+  }
+  b.append(std::string_view("\n# "));
+  for (size_t i = 0; i < cols.size(); ++i) {
+    if (i) b.append(std::string_view("  "));
+    b.append(std::string(cols[i].width, '.'));
+  }
+  b.append(std::string_view("\n#\n"));
+}
+
+void print_entry_line(const Hists& hists, const HistEntry& e, const std::vector<Column>& cols,
+                      OutBuffer& out) {
+  // ui/stdio/hist.c __hist_entry__snprintf(): "  " before every column, each padded to its
+  // width except the last (hist_entry__snprintf_alignment).
+  fmt::memory_buffer& b = out.buffer();
+  uint64_t total = hists.total_period();
+  for (size_t i = 0; i < cols.size(); ++i) {
+    const Column& c = cols[i];
+    b.append(std::string_view("  "));
+    size_t start = b.size();
+    switch (c.field) {
+      case Field::kChildren:
+        put_percent(b, e.acc_period, total);
+        break;
+      case Field::kOverhead:
+        put_percent(b, e.period, total);
+        break;
+      case Field::kSamples:
+        fmt::format_to(std::back_inserter(b), " {:11}", e.nr_events);
+        break;
+      case Field::kSort:
+        switch (c.key) {
+          case SortKey::kPid: {
+            // sort.c hist_entry__thread_snprintf(): "%7d:%-*.*s", the thread's latest comm.
+            uint32_t w = std::max<uint32_t>(7, c.width) - 8;
+            fmt::format_to(std::back_inserter(b), "{:7}:", e.thread ? e.thread->tid : -1);
+            put_fixed(b, e.thread ? std::string_view(e.thread->comm_str()) : "", w);
+            break;
+          }
+          case SortKey::kComm:
+            put_fixed(b, hists.comm_name(e.comm), c.width);
+            break;
+          case SortKey::kDso:
+            put_fixed(b, e.dso ? hists.dso_name(e.dso) : "[unknown]", c.width);
+            break;
+          case SortKey::kSymbol:
+            put_symbol(b, e, c.width);
+            break;
+          case SortKey::kIpcNull:
+            put_fixed(b, "-      -", c.width);
+            break;
+        }
+        break;
+    }
+    if (i + 1 < cols.size()) pad_to(b, start, c.width);
+  }
+  b.push_back('\n');
+}
+
+// units.c convert_unit(): 1001 and more samples are shown in K, M, G (truncated).
+std::pair<uint64_t, char> convert_unit(uint64_t value) {
+  double v = static_cast<double>(value);
+  char unit = ' ';
+  for (char u : {'K', 'M', 'G'}) {
+    if (v > 1000.0) {
+      v /= 1000.0;
+      unit = u;
+    }
+  }
+  return {static_cast<uint64_t>(v), unit};
+}
+
+void print_section(const ReportSection& s, const ReportPrintOptions& opts, OutBuffer& out) {
+  const Hists& hists = *s.hists;
+  // builtin-report.c hists__fprintf_nr_sample_events().
+  auto [n, unit] = convert_unit(hists.nr_samples());
+  out.print("# Samples: {}{} of event '{}'\n# Event count (approx.): {}\n#\n", n, unit,
+            s.event_name, hists.total_period());
+
+  ColumnWidths widths = compute_widths(hists, opts);
+  std::vector<Column> cols = make_columns(hists, widths);
+  print_header_lines(cols, out);
+
+  const HistConfig& c = hists.config();
+  uint64_t total = hists.total_period();
+  for (uint32_t id : hists.order()) {
+    const HistEntry& e = hists.entry(id);
+    if (e.filtered) continue;
+    // sort.h hist_entry__get_percent_limit(), compared as a float.
+    float percent = 0;
+    if (total) {
+      uint64_t p = c.children ? e.acc_period : e.period;
+      percent = static_cast<float>(static_cast<double>(p) * 100.0 / static_cast<double>(total));
+    }
+    if (percent < opts.percent_limit) continue;
+    print_entry_line(hists, e, cols, out);
+    if (c.use_callchain) print_entry_callchain(hists, e, opts, out);
+    out.maybe_flush();
+  }
+  out.write("\n\n");
+}
+
+}  // namespace
+
+void print_report(std::span<const ReportSection> sections, uint64_t total_lost_samples,
+                  const ReportPrintOptions& options, OutBuffer& out) {
+  // builtin-report.c evlist__tty_browse_hists(); skip_empty is perf's default.
+  out.print("#\n# Total Lost Samples: {}\n#\n", total_lost_samples);
+  for (const ReportSection& s : sections) {
+    if (!s.hists || !s.hists->nr_samples()) continue;
+    print_section(s, options, out);
+  }
+}
+
+}  // namespace readperf
