@@ -324,11 +324,11 @@ void print_intel_pt_data(OutBuffer& out, Bytes data) {
       }
     }
     fmt::memory_buffer& buf = out.buffer();
-    fmt::format_to(std::back_inserter(buf), ".  {:08x}: ", pos);
-    for (size_t i = 0; i < n; ++i) fmt::format_to(std::back_inserter(buf), " {:02x}", b[i]);
+    fmt::format_to(fmt::appender(buf), ".  {:08x}: ", pos);
+    for (size_t i = 0; i < n; ++i) fmt::format_to(fmt::appender(buf), " {:02x}", b[i]);
     for (size_t i = n; i < 16; ++i) buf.append(std::string_view("   "));
     if (p.len) {
-      fmt::format_to(std::back_inserter(buf), " {}\n", p.desc);
+      fmt::format_to(fmt::appender(buf), " {}\n", p.desc);
     } else {
       buf.append(std::string_view(" Bad packet!\n"));
     }

@@ -21,7 +21,9 @@ class OutBuffer {
 
   template <class... Args>
   void print(fmt::format_string<Args...> format, Args&&... args) {
-    fmt::format_to(std::back_inserter(buf_), format, std::forward<Args>(args)...);
+    // fmt::appender writes straight into the buffer; std::back_inserter would go through a
+    // small intermediate buffer on every call.
+    fmt::format_to(fmt::appender(buf_), format, std::forward<Args>(args)...);
     maybe_flush();
   }
   void write(std::string_view s) {
