@@ -77,12 +77,13 @@ CallTree::NodeId CallTree::find_or_add(NodeId parent, const ChainFrame& f) {
   return id;
 }
 
-void CallTree::append(NodeId root, std::span<const ChainFrame> frames, uint64_t period) {
-  if (frames.empty()) return;
+CallTree::NodeId CallTree::append(NodeId root, std::span<const ChainFrame> frames,
+                                  uint64_t period) {
+  if (frames.empty()) return kNone;
   NodeId at = root;
   for (const ChainFrame& f : frames) at = find_or_add(at, f);
-  nodes_[at].hit += period;
-  nodes_[at].count += 1;
+  bump(at, period);
+  return at;
 }
 
 void CallTree::finish() {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "rb_order.h"
 #include "readperf/session/dso.h"
 #include "readperf/session/thread.h"
 #include "readperf/symbols/symbol_table.h"
@@ -168,7 +169,29 @@ uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f,
   return id;
 }
 
-void Hists::add(const HistSample& s) {
+void Hists::replay(std::span<const uint32_t> plan, uint64_t period) {
+  // Plan words: the sample's own entry, the count of Children entries, those entries, then
+  // the call-tree nodes where its chains ended.
+  ++nr_samples_;
+  total_period_ += period;
+  HistEntry& self = entries_[plan[0]];
+  self.period += period;
+  self.nr_events += 1;
+  if (config_.children) {
+    self.acc_period += period;
+    self.acc_events += 1;
+  }
+  if (config_.use_callchain) callchain_period_ += period;
+  size_t k = plan[1];
+  for (size_t i = 0; i < k; ++i) {
+    HistEntry& e = entries_[plan[2 + i]];
+    e.acc_period += period;
+    e.acc_events += 1;
+  }
+  for (size_t i = 2 + k; i < plan.size(); ++i) tree_.bump(plan[i], period);
+}
+
+void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
   ++stamp_;
   ++nr_samples_;
   total_period_ += s.period;
@@ -186,6 +209,12 @@ void Hists::add(const HistSample& s) {
   }
   self.stamp = stamp_;
   if (config_.use_callchain) callchain_period_ += s.period;  // hist_entry__add_callchain_period
+  if (plan) {
+    plan->clear();
+    plan->push_back(self_id);
+    plan->push_back(0);
+  }
+  leaves_.clear();
 
   if (!config_.use_callchain && !config_.children) return;
 
@@ -193,10 +222,13 @@ void Hists::add(const HistSample& s) {
   for (const HistFrame& f : s.chain) scratch_.push_back(f.chain);
   std::span<const ChainFrame> frames(scratch_);
   if (config_.use_callchain && !frames.empty()) {
-    tree_.append(self.chain_root, frames, s.period);
+    leaves_.push_back(tree_.append(self.chain_root, frames, s.period));
     self.max_depth = std::max<uint32_t>(self.max_depth, static_cast<uint32_t>(frames.size()));
   }
-  if (!config_.children) return;
+  if (!config_.children) {
+    if (plan) plan->insert(plan->end(), leaves_.begin(), leaves_.end());
+    return;
+  }
 
   // iter_next_cumulative_entry / iter_add_next_cumulative_entry: every frame of the chain
   // gets the sample's period as Children, once per entry even through recursion, and the
@@ -216,12 +248,17 @@ void Hists::add(const HistSample& s) {
     e.stamp = stamp_;
     e.acc_period += s.period;
     e.acc_events += 1;
+    if (plan) {
+      plan->push_back(id);
+      ++(*plan)[1];
+    }
     if (config_.use_callchain) {
       std::span<const ChainFrame> rest = frames.subspan(i);
-      tree_.append(e.chain_root, rest, s.period);
+      leaves_.push_back(tree_.append(e.chain_root, rest, s.period));
       e.max_depth = std::max<uint32_t>(e.max_depth, static_cast<uint32_t>(rest.size()));
     }
   }
+  if (plan) plan->insert(plan->end(), leaves_.begin(), leaves_.end());
 }
 
 bool Hists::collapse_before(const HistEntry& x, const HistEntry& y) const {
@@ -324,14 +361,16 @@ void Hists::finish() {
   tree_.finish();
   order_.resize(entries_.size());
   for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
-  // The collapsed rb-tree's order, then a stable output sort: perf inserts each entry of the
-  // collapsed tree into the output tree after the ones it ties with.
+  // The collapsed rb-tree's order, then perf's output tree replayed: each entry of the
+  // collapsed tree goes left of the entries it sorts before, right otherwise.
   std::stable_sort(order_.begin(), order_.end(), [this](uint32_t a, uint32_t b) {
     return collapse_before(entries_[a], entries_[b]);
   });
-  std::stable_sort(order_.begin(), order_.end(), [this](uint32_t a, uint32_t b) {
-    return output_cmp(entries_[a], entries_[b]) > 0;
-  });
+  RbOrder out;
+  for (uint32_t id : order_) {
+    out.insert(id, [&](uint32_t other) { return output_cmp(entries_[id], entries_[other]) > 0; });
+  }
+  order_ = out.in_order();
 }
 
 }  // namespace readperf

@@ -1,10 +1,10 @@
 #include "readperf/analysis/sort_keys.h"
 
-#include <algorithm>
-#include <array>
+#include <fmt/format.h>
 #include <strings.h>
 
-#include <fmt/format.h>
+#include <algorithm>
+#include <array>
 
 namespace readperf {
 

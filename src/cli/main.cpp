@@ -1,6 +1,7 @@
 // readperf: reads perf.data files and prints what perf prints, faster.
 //
 //   readperf [--buildid-dir DIR] report -D|--header-only [-I]|--stats [-i FILE|-]
+//   readperf [--buildid-dir DIR] report [--stdio] [--no-children] [--sort KEYS] [-i FILE|-]
 #include <CLI/CLI.hpp>
 
 #include "report_command.h"
@@ -21,8 +22,34 @@ int main(int argc, char** argv) {
   rep->add_flag("-I,--show-info", report.show_info, "show extra header information");
   rep->add_flag("--stats", report.stats, "print record counts");
   rep->add_flag("--stdio", report.stdio, "plain text output");
+  rep->add_flag("--children")->description("accumulate callchains of children (default)");
+  rep->add_flag("--no-children")->description("do not accumulate callchains of children");
+  rep->add_option("-s,--sort", report.sort, "sort by key(s): pid, comm, dso, symbol");
+  float percent_limit = 0;
+  CLI::Option* pl =
+      rep->add_option("--percent-limit", percent_limit, "hide entries under this percent");
+  rep->add_flag("-n,--show-nr-samples", report.show_nr_samples, "show the number of samples");
+  rep->add_option("-c,--comms", report.comms, "only show these comms (comma-separated)");
+  rep->add_option("-d,--dsos", report.dsos, "only show these dsos (comma-separated)");
+  rep->add_option("-S,--symbols", report.symbols, "only show these symbols (comma-separated)");
+  std::string call_graph;
+  CLI::Option* cg = rep->add_option("-g,--call-graph", call_graph,
+                                    "print_type,threshold[,print_limit],order,sort_key,value")
+                        ->expected(0, 1);
+  rep->add_flag("--no-call-graph", report.no_call_graph, "do not print call graphs");
+  rep->add_flag("-G,--inverted", report.inverted, "caller-based call graphs");
+  rep->add_flag("-v,--verbose", report.verbose, "more detail (dso long names)");
+  rep->add_option("--kallsyms", report.kallsyms, "kernel symbols from this kallsyms file");
 
   CLI11_PARSE(app, argc, argv);
+  report.buildid_dir = buildid_dir;
+  // The later of --children and --no-children wins, as in perf's option parser.
+  for (const CLI::Option* o : rep->parse_order()) {
+    if (o->check_lname("children")) report.children = true;
+    if (o->check_lname("no-children")) report.children = false;
+  }
+  if (*pl) report.percent_limit = percent_limit;
+  if (*cg) report.call_graph = call_graph;
   if (rep->parsed()) return readperf::cli::run_report(report);
   return 2;
 }

@@ -72,8 +72,7 @@ int run_report(const ReportOptions& opts) {
     }
     return 0;
   }
-  fmt::print(stderr, "readperf: report: only -D, --header-only and --stats exist so far\n");
-  return 2;
+  return run_histogram_report(pd, opts, out);
 }
 
 }  // namespace readperf::cli

@@ -1,6 +1,8 @@
-// `readperf report`: perf report's raw views (-D, --header-only, --stats).
+// `readperf report`: perf report's raw views (-D, --header-only, --stats) and its --stdio
+// histograms.
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace readperf::cli {
@@ -13,8 +15,33 @@ struct ReportOptions {
   bool show_info = false;
   bool stats = false;
   bool stdio = false;
+
+  // The histogram report (builtin-report.c options).
+  std::string buildid_dir;           // the global --buildid-dir
+  std::optional<bool> children;      // --children / --no-children; unset: perf's default
+  std::string sort;                  // -s/--sort; empty: perf's default
+  std::optional<float> percent_limit;  // --percent-limit
+  bool show_nr_samples = false;      // -n
+  std::string comms, dsos, symbols;  // -c/--comms, -d/--dsos, -S/--symbols
+  std::optional<std::string> call_graph;  // -g/--call-graph; "" when given without a value
+  bool no_call_graph = false;        // --no-call-graph
+  bool inverted = false;             // -G/--inverted: caller order
+  int verbose = 0;                   // -v
+  std::string kallsyms;              // --kallsyms: the kernel's symbols from this file
 };
 
 int run_report(const ReportOptions& opts);
+
+}  // namespace readperf::cli
+
+namespace readperf {
+class PerfData;
+class OutBuffer;
+}  // namespace readperf
+
+namespace readperf::cli {
+
+// The histograms (report_histograms.cpp): perf report's default view, printed as --stdio.
+int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out);
 
 }  // namespace readperf::cli

@@ -12,6 +12,7 @@
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/stats_printer.h"
 #include "readperf/session/machine.h"
+#include "readperf/session/session_builder.h"
 
 namespace readperf {
 
@@ -22,19 +23,8 @@ class DumpSink : public EventSink {
   DumpSink(PerfData& pd, OutBuffer& out, bool ordered) : pd_(pd), out_(out), ordered_(ordered) {
     stats_.events = &pd.events();
     stats_.order = pd.order();
-    machine_.idle_thread();  // session.c perf_session__register_idle_thread()
     if (pd.features().arch) arch_ = std::string(normalize_arch(*pd.features().arch));
-    // The header's build-id table names Dsos before any record does (header.c
-    // perf_header__read_build_ids); entries of guest machines (pid != -1) are not modelled.
-    for (const BuildIdRecord& b : pd.features().build_ids) {
-      if (b.pid != -1) continue;
-      BuildIdEvent e;
-      e.misc = b.misc;
-      e.pid = b.pid;
-      e.build_id = Bytes(reinterpret_cast<const std::byte*>(b.build_id.data()), b.build_id.size());
-      e.filename = b.filename;
-      machine_.process_build_id(e);
-    }
+    builder_.begin(pd.features());
   }
 
   void on_read(const RecordView& r) override { stats_.on_read(r); }
@@ -53,11 +43,7 @@ class DumpSink : public EventSink {
       ByteCursor c = r.body(pd_.order());
       intel_pt_ = c.u32() == 1 && r.size >= 16 + 8 * 10;
     }
-    if (r.type == kRecordHeaderBuildId) {
-      ByteCursor c(r.bytes, pd_.order());
-      BuildIdEvent e;
-      if (parse_build_id(c, e) && e.pid == -1) machine_.process_build_id(e);
-    }
+    builder_.on_user_record(r);
     out_.maybe_flush();
   }
 
@@ -78,21 +64,21 @@ class DumpSink : public EventSink {
         MmapEvent e;
         if (!parse_mmap(r, order, e)) break;
         print_mmap(out_, e);
-        machine_.process_mmap(e, r.misc & kMiscCpumodeMask);
+        builder_.apply(r, s);
         break;
       }
       case kRecordComm: {
         CommEvent e;
         if (!parse_comm(r, order, e)) break;
         print_comm(out_, e);
-        machine_.process_comm(e, s.time);
+        builder_.apply(r, s);
         break;
       }
       case kRecordFork: {
         TaskEvent e;
         if (!parse_task(r, order, e)) break;
         print_task(out_, e);
-        Machine::ForkResult fr = machine_.process_fork(e, s.time);
+        Machine::ForkResult fr = builder_.apply(r, s);
         if (fr.removed_parent) {
           out_.print("removing erroneous parent thread {}/{}\n", fr.removed_pid, fr.removed_tid);
         }
@@ -102,25 +88,20 @@ class DumpSink : public EventSink {
         TaskEvent e;
         if (!parse_task(r, order, e)) break;
         print_task(out_, e);
-        machine_.process_exit(e);
+        builder_.apply(r, s);
         break;
       }
       case kRecordKsymbol: {
         KsymbolEvent e;
         if (!parse_ksymbol(r, order, e)) break;
         print_ksymbol(out_, e);
-        machine_.process_ksymbol(e);
+        builder_.apply(r, s);
         break;
       }
-      case kRecordNamespaces: {
-        // machine.c machine__process_namespaces_event() makes the thread known.
-        ByteCursor c = r.body(order);
-        int32_t pid = c.s32();
-        int32_t tid = c.s32();
-        machine_.findnew_thread(pid, tid);
+      case kRecordNamespaces:
+        builder_.apply(r, s);
         print_kernel_record(out_, r, order, s, evsel);
         break;
-      }
       default:
         print_kernel_record(out_, r, order, s, evsel);
         break;
@@ -212,6 +193,7 @@ class DumpSink : public EventSink {
   bool intel_pt_ = false;     // an Intel PT AUXTRACE_INFO was seen
   std::string arch_ = "x86";  // perf_env__arch() of a file without ARCH: this machine's
   Machine machine_;
+  SessionBuilder builder_{machine_, pd_.order()};
   StatsCounter stats_;
   std::vector<uint64_t> samples_;
   std::unordered_map<uint64_t, uint64_t> counter_values_;  // by sample id (sid->period)

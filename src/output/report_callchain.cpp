@@ -1,10 +1,10 @@
 // The call graph under a histogram entry, as ui/stdio/hist.c prints it in graph (and
 // fractal) mode: "---" for a single chain carrying the whole entry, then one "--XX.XX%--"
 // branch per child, '|' rails for the levels still open.
+#include <fmt/format.h>
+
 #include <cmath>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "readperf/output/report_printer.h"
 #include "readperf/symbols/symbol_table.h"
@@ -110,8 +110,8 @@ class GraphPrinter {
         fmt::format_to(std::back_inserter(b_), "{}", static_cast<uint32_t>(cumul_count));
         break;
       case ChainValue::kPercent: {
-        double percent = total ? static_cast<double>(cumul) * 100.0 / static_cast<double>(total)
-                               : 0.0;
+        double percent =
+            total ? static_cast<double>(cumul) * 100.0 / static_cast<double>(total) : 0.0;
         fmt::format_to(std::back_inserter(b_), "{:.2f}%", percent);
         break;
       }
@@ -147,8 +147,7 @@ class GraphPrinter {
   }
 
   // __callchain__fprintf_graph().
-  void graph(NodeId root, uint64_t total_samples, int depth, uint32_t depth_mask,
-             int left_margin) {
+  void graph(NodeId root, uint64_t total_samples, int depth, uint32_t depth_mask, int left_margin) {
     const CallTree::Node& r = tree_.node(root);
     std::vector<NodeId> kids = children(root, r.cumul);
     uint32_t new_depth_mask = depth_mask;
@@ -167,13 +166,13 @@ class GraphPrinter {
       NodeId end = tree_.compressed_end(kids[k]);
       int i = 0;
       for (NodeId n = kids[k];; n = tree_.node(n).first_child) {
-        frame_line(child.cumul, child.cumul_count, tree_.node(n).frame, depth, new_depth_mask,
-                   i++, total_samples, left_margin);
+        frame_line(child.cumul, child.cumul_count, tree_.node(n).frame, depth, new_depth_mask, i++,
+                   total_samples, left_margin);
         if (n == end) break;
       }
       const CallTree::Node& e = tree_.node(end);
-      uint64_t new_total = opts_.chain_mode == ChainMode::kFractal ? e.cumul - e.hit
-                                                                    : total_samples;
+      uint64_t new_total =
+          opts_.chain_mode == ChainMode::kFractal ? e.cumul - e.hit : total_samples;
       graph(end, new_total, depth + 1, new_depth_mask | bit(depth), left_margin);
       if (++entries_printed == opts_.chain_print_limit) break;
     }

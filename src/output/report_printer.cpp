@@ -1,9 +1,9 @@
 #include "readperf/output/report_printer.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "readperf/session/dso.h"
 #include "readperf/session/thread.h"

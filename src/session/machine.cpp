@@ -175,6 +175,17 @@ const Map* Machine::vmlinux_map() const {
   return it == kernel_maps_.entries().end() ? nullptr : &it->second;
 }
 
+void Machine::fixup_kernel_map(uint64_t start, uint64_t end) {
+  const Map* vm = vmlinux_map();
+  if (!vm) return;
+  Map m = *vm;
+  kernel_maps_.remove(m.start);
+  m.start = start;
+  m.end = end;
+  kernel_maps_.insert(m);
+  vmlinux_start_ = start;
+}
+
 void Machine::process_kernel_mmap(const MmapEvent& e) {
   // machine.c machine__process_kernel_mmap_event().
   std::string_view name = e.filename.substr(0, std::min<size_t>(e.filename.size(), 255));
@@ -208,6 +219,10 @@ void Machine::process_kernel_mmap(const MmapEvent& e) {
     m.identity = true;
     kernel_maps_.insert(m);
     vmlinux_start_ = m.start;
+    if (e.pgoff != 0) {
+      size_t bracket = name.find(']');
+      kernel_ref_ = KernelRef{std::string(name.substr(bracket + 1)), e.pgoff};
+    }
     return;
   }
   if (name == "__entry_SYSCALL_64_trampoline") {

@@ -1,9 +1,11 @@
 #include "readperf/symbols/kallsyms.h"
 
 #include <fmt/format.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -170,6 +172,37 @@ Result<KernelSymbols> load_kallsyms(const std::string& path,
   return k;
 }
 
+namespace {
+// A kallsyms in the build-id cache (DIR/[kernel.kallsyms]/<build-id>/kallsyms) whose
+// relocation reference symbol sits at `ref.addr`: a table taken during the recording's boot.
+std::optional<KernelSymbols> find_cached_kallsyms(const std::string& buildid_dir,
+                                                  const RefRelocSym& ref,
+                                                  std::vector<std::string>& attempts) {
+  std::string root = buildid_dir + "/[kernel.kallsyms]";
+  DIR* d = opendir(root.c_str());
+  if (!d) return std::nullopt;
+  std::vector<std::string> entries;
+  while (dirent* e = readdir(d)) {
+    if (e->d_name[0] != '.') entries.emplace_back(e->d_name);
+  }
+  closedir(d);
+  std::sort(entries.begin(), entries.end());  // a stable choice whatever the directory order
+  for (const std::string& name : entries) {
+    std::string path = root + "/" + name + "/kallsyms";
+    if (!exists(path)) path = root + "/" + name;
+    Result<KernelSymbols> k = load_kallsyms(path, ref);
+    if (k && k->delta == 0) {
+      attempts.push_back(fmt::format("kallsyms {}: used, its {} is the recorded one", path,
+                                     ref.name));
+      k->attempts = attempts;
+      return std::move(*k);
+    }
+  }
+  attempts.push_back(fmt::format("kallsyms in {}: none with the recorded {}", root, ref.name));
+  return std::nullopt;
+}
+}  // namespace
+
 KernelSymbols load_kernel_symbols(const BuildId& build_id, const std::optional<RefRelocSym>& ref,
                                   const SymbolConfig& cfg) {
   std::vector<std::string> attempts;
@@ -210,7 +243,24 @@ KernelSymbols load_kernel_symbols(const BuildId& build_id, const std::optional<R
                                    running ? running->hex() : "unknown",
                                    is_host ? "matches" : "differs"));
   }
-  if (build_id.empty() || is_host) {
+  if (build_id.empty()) {
+    // The recording does not say which kernel it ran on (perf leaves the build-id out of
+    // some recordings, -z ones among them). perf then reads /proc/kallsyms, which is right
+    // only on the machine and boot that recorded: with KASLR the relocation reference (the
+    // `_text` address of the kernel's MMAP) tells the same boot apart. Elsewhere, a cached
+    // kallsyms with the same reference is that kernel's table.
+    std::optional<KernelSymbols> host = try_load(cfg.proc_kallsyms);
+    if (host && (!ref || host->delta == 0)) return std::move(*host);
+    if (ref) {
+      if (host) attempts.back() += fmt::format(" (but its {} is not the recorded one)", ref->name);
+      if (auto cached = find_cached_kallsyms(cfg.buildid_dir, *ref, attempts)) {
+        return std::move(*cached);
+      }
+    }
+    if (host) return std::move(*host);  // perf's answer, if nothing better is known
+    return none();
+  }
+  if (is_host) {
     if (auto k = try_load(cfg.proc_kallsyms)) return std::move(*k);
     return none();
   }

@@ -26,10 +26,10 @@ struct Symbol;
 
 // One frame as the tree matches and prints it.
 struct ChainFrame {
-  uint64_t ip = 0;               // as recorded: printed "%#lx" when there is no symbol
-  const Dso* dso = nullptr;      // matched by identity
-  const Symbol* sym = nullptr;   // matched by start address
-  int32_t dso_order = -1;        // perf compares dso pointers: creation order, -1 for none
+  uint64_t ip = 0;              // as recorded: printed "%#lx" when there is no symbol
+  const Dso* dso = nullptr;     // matched by identity
+  const Symbol* sym = nullptr;  // matched by start address
+  int32_t dso_order = -1;       // perf compares dso pointers: creation order, -1 for none
 
   // callchain.c match_chain() with CCKEY_FUNCTION: what makes two frames the same node.
   uint64_t match_addr() const;
@@ -41,15 +41,15 @@ class CallTree {
   static constexpr NodeId kNone = ~0u;
 
   struct Node {
-    ChainFrame frame;            // the first frame that made this node
+    ChainFrame frame;  // the first frame that made this node
     NodeId parent = kNone;
     NodeId first_child = kNone;  // set by finish()
     NodeId next_sibling = kNone;
-    uint32_t nr_children = 0;    // set by finish()
-    uint32_t count = 0;          // chains ending here (callchain_node.count)
-    uint64_t hit = 0;            // period of chains ending here (callchain_node.hit)
-    uint64_t cumul = 0;          // hit plus every descendant's, set by finish()
-    uint64_t cumul_count = 0;    // count likewise
+    uint32_t nr_children = 0;  // set by finish()
+    uint32_t count = 0;        // chains ending here (callchain_node.count)
+    uint64_t hit = 0;          // period of chains ending here (callchain_node.hit)
+    uint64_t cumul = 0;        // hit plus every descendant's, set by finish()
+    uint64_t cumul_count = 0;  // count likewise
   };
 
   CallTree();
@@ -57,8 +57,14 @@ class CallTree {
   // A new empty root: one per histogram entry.
   NodeId new_root();
   // callchain.c callchain_append(): walks or grows the path of `frames` (nearest the root
-  // first) below `root` and adds `period` where it ends. An empty chain adds nothing.
-  void append(NodeId root, std::span<const ChainFrame> frames, uint64_t period);
+  // first) below `root` and adds `period` where it ends, which it returns. An empty chain
+  // adds nothing (kNone).
+  NodeId append(NodeId root, std::span<const ChainFrame> frames, uint64_t period);
+  // Another chain ending at `end`, a node append() returned.
+  void bump(NodeId end, uint64_t period) {
+    nodes_[end].hit += period;
+    nodes_[end].count += 1;
+  }
 
   // Links children and sums cumulative hits; call once, after the last append().
   void finish();

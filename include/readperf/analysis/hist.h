@@ -45,13 +45,13 @@ struct HistFrame {
 // What one sample brings (hist_entry_iter__add's inputs).
 struct HistSample {
   const Thread* thread = nullptr;
-  std::string_view comm;   // thread__comm() when the sample is processed
-  HistFrame self;          // the sample's own address
+  std::string_view comm;  // thread__comm() when the sample is processed
+  HistFrame self;         // the sample's own address
   // The callchain cursor in perf's order for this report: leaf first (callee order) or
   // root first (caller order). Empty without a call chain.
   std::span<const HistFrame> chain;
   uint64_t period = 0;
-  uint8_t filtered = 0;    // HIST_FILTER bits from --comms/--dsos/--symbols
+  uint8_t filtered = 0;  // HIST_FILTER bits from --comms/--dsos/--symbols
 };
 
 struct HistEntry {
@@ -76,8 +76,11 @@ class Hists {
   explicit Hists(const HistConfig& config);
 
   // builtin-report.c process_sample_event() from hist_entry_iter__add() on: the normal or
-  // the cumulative iterator.
-  void add(const HistSample& s);
+  // the cumulative iterator. With `plan`, also what the sample touched, for replay().
+  void add(const HistSample& s, std::vector<uint32_t>* plan = nullptr);
+  // What add() did for an earlier sample, again with this sample's period: valid while the
+  // entries the plan names are those the sample would reach (RepeatCache's contract).
+  void replay(std::span<const uint32_t> plan, uint64_t period);
   // hists__collapse_resort() and hists__output_resort(): the entries in printing order,
   // trees finished.
   void finish();
@@ -120,6 +123,7 @@ class Hists {
   std::vector<uint32_t> order_;
   CallTree tree_;
   std::vector<ChainFrame> scratch_;
+  std::vector<CallTree::NodeId> leaves_;
 
   std::vector<std::string> comms_;
   std::unordered_map<std::string, uint32_t> comm_ids_;

@@ -4,7 +4,11 @@
 // symbols layer's SymbolCache. Both `script` and `report` are fed by it, so both print the same
 // names for the same address.
 //
-//   Resolver resolver(machine, symbols, data);       // one per run
+//   Machine machine;
+//   SessionBuilder builder(machine, data.order());      // applies the records (session/)
+//   SymbolCache symbols(config);
+//   Resolver resolver(machine, symbols);                 // one per run
+//   // for each SAMPLE, after the records before it were applied:
 //   const ResolvedSample& rs = resolver.resolve(sample, evsel);
 //   for (const Frame& f : rs.callchain) print(f.ip, f.symbol_name(), f.dso_name());
 //
@@ -21,5 +25,131 @@
 //   per sample in the steady state).
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "readperf/reader/event_list.h"
+#include "readperf/reader/sample.h"
+#include "readperf/session/machine.h"
+#include "readperf/symbols/symbol_cache.h"
+
 namespace readperf {
+
+// perf_event.h PERF_CONTEXT_*: the markers a kernel call chain holds between its entries.
+inline constexpr uint64_t kContextHv = static_cast<uint64_t>(-32);
+inline constexpr uint64_t kContextKernel = static_cast<uint64_t>(-128);
+inline constexpr uint64_t kContextUser = static_cast<uint64_t>(-512);
+inline constexpr uint64_t kContextGuest = static_cast<uint64_t>(-2048);
+inline constexpr uint64_t kContextGuestKernel = static_cast<uint64_t>(-2176);
+inline constexpr uint64_t kContextGuestUser = static_cast<uint64_t>(-2560);
+inline constexpr uint64_t kContextMax = static_cast<uint64_t>(-4095);
+
+// One resolved address: perf's addr_location, or a callchain_cursor_node.
+struct Frame {
+  uint64_t ip = 0;    // as recorded
+  uint64_t addr = 0;  // map-relative (map__map_ip) when there is a map, else ip
+  // The map as it was when resolved. Maps are cut and replaced by later MMAPs: the pointer
+  // is valid until the next record is applied to the Machine; `dso` stays valid for the
+  // Machine's life.
+  const Map* map = nullptr;
+  const Dso* dso = nullptr;
+  const Symbol* sym = nullptr;  // owned by the SymbolCache (or the Resolver): stable
+  uint64_t map_start = 0;       // the map's start, for perf's symbol offset quirk
+  char level = 0;               // 'k' kernel, '.' user, 'H' cpumodes perf does not resolve
+  uint8_t cpumode = 0;
+  bool inlined = false;       // an inline frame (DWARF issue)
+  std::string_view srcline;   // for inline frames (DWARF issue)
+
+  // The address in the symbol table's coordinates, the one `sym` was found with.
+  uint64_t sym_addr = 0;
+
+  // map__fprintf_dsoname(): the dso's name, "[unknown]" without a map.
+  std::string_view dso_name() const;
+  // __symbol__fprintf_symname(): the symbol's name, "[unknown]" without one.
+  std::string_view symbol_name() const;
+  // __symbol__fprintf_symname_offs(): the offset printed after '+'.
+  uint64_t symoff() const;
+  // Whether perf prints this frame's ip as the map-relative address in a call chain (a
+  // user-space DSO: sample__fprintf_callchain "Show binary offset for userspace addr").
+  bool user_dso() const { return map && dso && dso->space == DsoSpace::kUser; }
+  // The address sample__fprintf_callchain prints.
+  uint64_t chain_ip() const { return user_dso() ? addr : ip; }
+};
+
+struct ResolvedSample {
+  Thread* thread = nullptr;
+  std::string_view comm;  // thread__comm_str() when the sample was resolved
+  Frame self;             // the sample's ip (machine__resolve)
+  // The callchain cursor's frames, leaf first; empty without a call chain.
+  std::vector<Frame> callchain;
+  bool has_callchain = false;
+};
+
+struct ResolverOptions {
+  // Resolve call chains (perf's symbol_conf.use_callchain).
+  bool callchain = true;
+  // max_stack (PERF_MAX_STACK_DEPTH by default): entries beyond it are dropped, context
+  // markers not counted.
+  uint32_t max_stack = 127;
+  // machine__kernel_start(): where kernel addresses begin, for machine__addr_cpumode(). perf
+  // keeps 1 << 63 on x86_64 (its PTI trampolines lie below the kernel map).
+  uint64_t kernel_start = 1ull << 63;
+};
+
+class Resolver {
+ public:
+  Resolver(Machine& machine, SymbolCache& symbols, ResolverOptions options = {});
+  Resolver(const Resolver&) = delete;
+  Resolver& operator=(const Resolver&) = delete;
+
+  // machine__resolve() and thread__resolve_callchain() for one sample. The result is valid
+  // until the next resolve() or the next record applied to the Machine.
+  const ResolvedSample& resolve(const Sample& s, const Evsel* evsel = nullptr);
+
+  // The same with the call chain resolved only when `callchain` (and options().callchain).
+  const ResolvedSample& resolve(const Sample& s, const Evsel* evsel, bool callchain);
+
+  // thread__find_symbol(): one address of `t` in `cpumode`.
+  Frame resolve_addr(const Thread& t, uint8_t cpumode, uint64_t ip);
+  // thread__find_symbol_fb(): the same, retried in the cpumode the address's side of the
+  // kernel boundary implies (machine__addr_cpumode) when the first look finds no map; how
+  // perf resolves a sample's `addr`.
+  Frame resolve_addr_fb(const Thread& t, uint8_t cpumode, uint64_t addr);
+
+  // Calls `fn` for every DSO whose symbols were looked for, in first-use order (for
+  // --verbose), and tells whether the kernel's were.
+  void for_each_loaded(const std::function<void(const Dso&, const DsoSymbols&)>& fn) const;
+  const KernelSymbols* kernel_symbols() const { return kernel_; }
+
+  Machine& machine() { return machine_; }
+  SymbolCache& symbols() { return symbols_; }
+  const ResolverOptions& options() const { return options_; }
+
+ private:
+  struct DsoEntry {
+    const DsoSymbols* user = nullptr;  // user-space DSOs
+    const SymbolTable* module = nullptr;  // kernel modules: their table in the kernel's
+    bool kernel = false;                  // the kernel itself (vmlinux)
+    bool own = false;                     // a KSYMBOL dso: one symbol over its map
+  };
+  const DsoEntry& entry_for(const Map& map);
+  const KernelSymbols& load_kernel();
+  void find_symbol(Frame& f);
+  void resolve_callchain(const Thread& t, const Sample& s);
+
+  Machine& machine_;
+  SymbolCache& symbols_;
+  ResolverOptions options_;
+  ResolvedSample result_;
+  const KernelSymbols* kernel_ = nullptr;
+  std::unordered_map<const Dso*, DsoEntry> dsos_;
+  std::vector<const Dso*> load_order_;
+  // KSYMBOL (BPF) dsos get one symbol named after them, at map-relative 0, as
+  // machine.c machine__process_ksymbol_register() inserts.
+  std::unordered_map<const Dso*, Symbol> own_symbols_;
+};
+
 }  // namespace readperf

@@ -22,7 +22,7 @@ enum class ChainMode : uint8_t { kGraph, kFractal, kFlat, kFolded };
 enum class ChainValue : uint8_t { kPercent, kPeriod, kCount };
 
 struct ReportPrintOptions {
-  float percent_limit = 0;       // --percent-limit: entries below it are not printed
+  float percent_limit = 0;  // --percent-limit: entries below it are not printed
   double chain_min_percent = 0.5;
   ChainMode chain_mode = ChainMode::kGraph;
   ChainValue chain_value = ChainValue::kPercent;

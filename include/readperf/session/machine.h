@@ -67,6 +67,17 @@ class Machine {
   Maps& kernel_maps() { return kernel_maps_; }
   const Maps& kernel_maps() const { return kernel_maps_; }
   const Map* vmlinux_map() const;
+  // map.c map__fixup_start/end after the kernel's symbols are loaded: the kernel map then
+  // spans its first symbol's start to its last symbol's end.
+  void fixup_kernel_map(uint64_t start, uint64_t end);
+  // The kernel MMAP's reference symbol: the name after "[kernel.kallsyms]" ("_text") and the
+  // record's pgoff, its address at record time (machine.c map__set_kallsyms_ref_reloc_sym;
+  // perf ignores a zero pgoff, written when kptr_restrict hid the address).
+  struct KernelRef {
+    std::string name;
+    uint64_t addr = 0;
+  };
+  const std::optional<KernelRef>& kernel_ref() const { return kernel_ref_; }
   DsoTable& dsos() { return dsos_; }
   bool comm_exec() const { return comm_exec_; }
   size_t thread_count() const { return threads_.size(); }
@@ -82,6 +93,7 @@ class Machine {
   std::deque<std::unique_ptr<Thread>> storage_;   // every thread ever made (stable pointers)
   Maps kernel_maps_;
   std::optional<uint64_t> vmlinux_start_;  // start of the kernel map in kernel_maps_
+  std::optional<KernelRef> kernel_ref_;
   DsoTable dsos_;
   std::deque<Dso> standalone_dsos_;  // KSYMBOL dsos, which perf keeps outside machine->dsos
   bool comm_exec_ = false;

@@ -1,0 +1,48 @@
+// The processing half of `perf report`: every record of a recording applied to a Machine in
+// perf's order, every sample resolved (Resolver) and added to its event's histogram
+// (builtin-report.c process_sample_event), lost samples counted.
+//
+//   ReportSetup setup;                    // sort keys, children, call chains, filters
+//   Result<ReportData> r = run_report_session(data, setup);
+//   for (auto& h : r->hists) if (h) print(*h);
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "readperf/analysis/hist.h"
+#include "readperf/format/error.h"
+#include "readperf/reader/perf_data.h"
+#include "readperf/symbols/symbol_config.h"
+
+namespace readperf {
+
+// symbol_conf.comm_list, dso_list, sym_list: entries outside them are kept (they count in
+// the totals) but not shown.
+struct ReportFilters {
+  std::vector<std::string> comms;
+  std::vector<std::string> dsos;
+  std::vector<std::string> symbols;
+};
+
+struct ReportSetup {
+  HistConfig hist;  // every event's histogram
+  ReportFilters filters;
+  SymbolConfig symbols;
+  // report's max_stack (PERF_MAX_STACK_DEPTH): call-chain entries beyond it are dropped,
+  // counted from the end the chain is walked from.
+  uint32_t max_stack = 127;
+};
+
+struct ReportData {
+  std::vector<std::unique_ptr<Hists>> hists;  // by event index; null for events never sampled
+  uint64_t total_lost_samples = 0;            // evlist->stats.total_lost_samples
+  // The Machine and symbol tables the entries point into (threads, DSOs, symbols).
+  std::shared_ptr<void> owner;
+};
+
+Result<ReportData> run_report_session(PerfData& data, const ReportSetup& setup);
+
+}  // namespace readperf

@@ -1,0 +1,349 @@
+#include "readperf/analysis/report_session.h"
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+#include "readperf/analysis/repeat_cache.h"
+#include "readperf/analysis/resolver.h"
+#include "readperf/format/perf_abi.h"
+#include "readperf/session/machine.h"
+#include "readperf/session/session_builder.h"
+#include "readperf/symbols/symbol_cache.h"
+
+namespace readperf {
+
+namespace {
+
+// The Resolver's own bound on a chain; report applies its max_stack itself, from the end its
+// callchain order walks from.
+constexpr uint32_t kResolverMaxStack = 1024;
+
+constexpr uint8_t kFilterDso = 1 << 1;     // HIST_FILTER__DSO
+constexpr uint8_t kFilterThread = 1 << 2;  // HIST_FILTER__THREAD
+constexpr uint8_t kFilterSymbol = 1 << 4;  // HIST_FILTER__SYMBOL
+
+bool in_list(const std::vector<std::string>& list, std::string_view s) {
+  return std::find(list.begin(), list.end(), s) != list.end();
+}
+
+// What the histogram entries point into, kept alive with them.
+struct SessionState {
+  SessionState(const SymbolConfig& config, bool callchain)
+      : symbols(config),
+        resolver(machine, symbols, ResolverOptions{callchain, kResolverMaxStack}) {}
+  Machine machine;
+  SymbolCache symbols;
+  Resolver resolver;  // owns the symbols it makes for KSYMBOL maps
+};
+
+class ReportSink : public EventSink {
+ public:
+  ReportSink(PerfData& pd, const ReportSetup& setup)
+      : pd_(pd),
+        setup_(setup),
+        state_(std::make_shared<SessionState>(setup.symbols,
+                                              setup.hist.use_callchain || setup.hist.children)),
+        machine_(state_->machine),
+        resolver_(state_->resolver),
+        builder_(state_->machine, pd.order()) {
+    builder_.begin(pd.features());
+  }
+
+  ReportData take() {
+    for (auto& h : data_.hists) {
+      if (h) h->finish();
+    }
+    data_.owner = state_;
+    return std::move(data_);
+  }
+
+  void on_user_record(const RecordView& r) override { builder_.on_user_record(r); }
+
+  void on_kernel_record(const RecordView& r, const Sample& s, const Evsel* evsel) override {
+    switch (r.type) {
+      case kRecordSample:
+        if (evsel) on_sample(s, *evsel);
+        return;
+      case kRecordLostSamples: {
+        // session.c: evlist->stats.total_lost_samples += lost_samples.lost.
+        ByteCursor c = r.body(pd_.order());
+        data_.total_lost_samples += c.u64();
+        return;
+      }
+      default:
+        break;
+    }
+    note_change(r);
+    if (builder_.apply(r, s).removed_parent) ++global_epoch_;
+  }
+
+ private:
+  Hists& hists_for(const Evsel& evsel) {
+    if (data_.hists.size() <= evsel.index) {
+      data_.hists.resize(evsel.index + 1);
+      repeats_.resize(evsel.index + 1);
+    }
+    auto& h = data_.hists[evsel.index];
+    if (!h) h = std::make_unique<Hists>(setup_.hist);
+    return *h;
+  }
+
+  // Which repeat keys a record that changes the Machine makes stale: its process's, or every
+  // one for the kernel's maps.
+  void note_change(const RecordView& r) {
+    ByteOrder order = pd_.order();
+    switch (r.type) {
+      case kRecordMmap:
+      case kRecordMmap2: {
+        uint8_t cpumode = r.misc & kMiscCpumodeMask;
+        if (cpumode == kMiscKernel || cpumode == kMiscGuestKernel) {
+          ++global_epoch_;
+          return;
+        }
+        MmapEvent e;
+        if (parse_mmap(r, order, e)) changed(e.pid);
+        return;
+      }
+      case kRecordComm: {
+        CommEvent e;
+        if (parse_comm(r, order, e)) changed(e.pid);
+        return;
+      }
+      case kRecordFork:
+      case kRecordExit: {
+        TaskEvent e;
+        if (!parse_task(r, order, e)) return;
+        changed(e.pid);
+        changed(e.ppid);
+        return;
+      }
+      case kRecordKsymbol:
+        ++global_epoch_;
+        return;
+      case kRecordNamespaces: {
+        ByteCursor c = r.body(order);
+        changed(c.s32());
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  // The Machine changed for process `pid` (its maps, threads or comms): its samples seen
+  // before may now resolve differently. Repeat keys carry the epochs, so old plans are
+  // simply never found again.
+  void changed(int32_t pid) {
+    ++pid_epochs_[pid];
+    last_epoch_pid_ = kNoPid;
+  }
+
+  uint64_t epoch(int32_t pid) {
+    if (pid != last_epoch_pid_) {
+      auto it = pid_epochs_.find(pid);
+      last_epoch_ = it == pid_epochs_.end() ? 0 : it->second;
+      last_epoch_pid_ = pid;
+    }
+    return (global_epoch_ << 32) | last_epoch_;
+  }
+
+  void on_sample(const Sample& s, const Evsel& evsel) {
+    if (!(evsel.attr.sample_type & kSampleRead)) {
+      add_sample(s, evsel, s.period);
+      return;
+    }
+    // session.c evlist__deliver_sample(): one delivery per counter that moved.
+    uint64_t rf = evsel.attr.read_format;
+    auto deliver = [&](const ReadValue& v) {
+      const Evsel* ev = pd_.events().find_id(v.id);
+      if (!ev) return;
+      uint64_t& last = counter_values_[v.id];
+      uint64_t period = v.value - last;
+      last = v.value;
+      if (!period) return;
+      add_sample(s, *ev, period);
+    };
+    if (rf & kFormatGroup) {
+      for (uint64_t i = 0; i < s.read.group_nr; ++i) deliver(s.read.group_value(i, rf));
+    } else {
+      deliver(s.read.one);
+    }
+  }
+
+  // The order perf's dso pointers compare in: creation order in the machine's table.
+  int32_t dso_order(const Dso* d) {
+    if (!d) return -1;
+    auto it = dso_order_.find(d);
+    if (it != dso_order_.end()) return it->second;
+    const auto& all = machine_.dsos().all();
+    for (; indexed_ < all.size(); ++indexed_) {
+      dso_order_.emplace(&all[indexed_], static_cast<int32_t>(indexed_));
+    }
+    it = dso_order_.find(d);
+    if (it != dso_order_.end()) return it->second;
+    int32_t id = static_cast<int32_t>(1'000'000 + dso_order_.size());
+    dso_order_.emplace(d, id);
+    return id;
+  }
+
+  HistFrame hist_frame(const Frame& f) {
+    HistFrame h;
+    h.chain.ip = f.ip;
+    h.chain.dso = f.dso;
+    h.chain.sym = f.sym;
+    h.chain.dso_order = dso_order(f.dso);
+    h.addr = f.addr;
+    h.level = f.level;
+    return h;
+  }
+
+  void add_sample(const Sample& s, const Evsel& evsel, uint64_t period) {
+    Hists& hists = hists_for(evsel);
+    Repeats& rep = repeats_[evsel.index];
+    bool with_chain = s.has_callchain && (setup_.hist.use_callchain || setup_.hist.children);
+    // A sample identical to one added since the Machine last changed does what that one did:
+    // replay it, resolving nothing.
+    key_.clear();
+    key_.push_back((uint64_t{static_cast<uint32_t>(s.pid)} << 32) | static_cast<uint32_t>(s.tid));
+    key_.push_back(uint64_t{s.cpumode()} | (uint64_t{with_chain} << 8));
+    key_.push_back(s.ip);
+    key_.push_back(epoch(s.pid));
+    if (with_chain) {
+      Bytes b = s.callchain.bytes();
+      size_t at = key_.size();
+      key_.resize(at + b.size() / 8);
+      std::memcpy(key_.data() + at, b.data(), b.size() / 8 * 8);
+    }
+    uint64_t raw_hash = RepeatCache::hash(key_);
+    if (std::span<const uint32_t> plan = rep.raw.find(raw_hash, key_); !plan.empty()) {
+      hists.replay(plan, period);
+      return;
+    }
+
+    const ResolvedSample& rs = resolver_.resolve(s, &evsel);
+    Thread* t = rs.thread;
+    HistSample hs;
+    hs.thread = t;
+    hs.comm = rs.comm;
+    hs.self = hist_frame(rs.self);
+    hs.period = period;
+    hs.filtered = filter_bits(*t, hs.self, rs.self.map != nullptr);
+
+    frames_.clear();
+    if (with_chain) {
+      // Leaf first from the resolver; perf's cursor for caller order walks from the root and
+      // stops after max_stack entries from there.
+      size_t n = std::min<size_t>(rs.callchain.size(), setup_.max_stack);
+      if (setup_.hist.caller_order) {
+        for (size_t i = 0; i < n; ++i) {
+          frames_.push_back(hist_frame(rs.callchain[rs.callchain.size() - 1 - i]));
+        }
+      } else {
+        for (size_t i = 0; i < n; ++i) frames_.push_back(hist_frame(rs.callchain[i]));
+      }
+      // callchain.c fill_callchain_info(): a frame with neither map nor symbol keeps the
+      // level of the one before it.
+      for (HistFrame& f : frames_) {
+        if (!f.chain.sym && !f.chain.dso) f.level = 0;
+      }
+    }
+    hs.chain = frames_;
+
+    // The same functions reached through other addresses touch the same entries and tree
+    // nodes: replay by the resolved key before walking the trees.
+    // The thread matters through its comm, its tid (--sort pid) and the filters; other
+    // threads of the same command share plans.
+    resolved_key_.clear();
+    push_comm_key(hs.comm);
+    resolved_key_.push_back(
+        (uint64_t{hs.filtered} << 32) |
+        (setup_.hist.sort.has(SortKey::kPid) ? static_cast<uint32_t>(t->tid) : 0u));
+    push_frame_key(hs.self, hs.self.addr);
+    for (const HistFrame& f : frames_) push_frame_key(f, f.chain.ip);
+    uint64_t resolved_hash = RepeatCache::hash(resolved_key_);
+    if (std::span<const uint32_t> plan = rep.resolved.find(resolved_hash, resolved_key_);
+        !plan.empty()) {
+      hists.replay(plan, period);
+      rep.raw.insert(raw_hash, key_, plan);
+      return;
+    }
+    hists.add(hs, &plan_);
+    rep.raw.insert(raw_hash, key_, plan_);
+    rep.resolved.insert(resolved_hash, resolved_key_, plan_);
+  }
+
+  void push_comm_key(std::string_view comm) {
+    resolved_key_.push_back(comm.size());
+    for (size_t i = 0; i < comm.size(); i += 8) {
+      uint64_t w = 0;
+      std::memcpy(&w, comm.data() + i, std::min<size_t>(8, comm.size() - i));
+      resolved_key_.push_back(w);
+    }
+  }
+
+  // What decides a frame's entry and tree node: DSO, symbol (or the address without one) and
+  // level.
+  void push_frame_key(const HistFrame& f, uint64_t addr) {
+    uint64_t w = reinterpret_cast<uintptr_t>(f.chain.dso) | (uint64_t{uint8_t(f.level)} << 48) |
+                 (uint64_t{f.chain.sym != nullptr} << 56);
+    resolved_key_.push_back(w);
+    resolved_key_.push_back(f.chain.sym ? reinterpret_cast<uintptr_t>(f.chain.sym) : addr);
+  }
+
+  uint8_t filter_bits(const Thread& t, const HistFrame& f, bool has_map) const {
+    // event.c machine__resolve() and thread.h thread__is_filtered().
+    const ReportFilters& fl = setup_.filters;
+    uint8_t bits = 0;
+    if (!fl.comms.empty() && !in_list(fl.comms, t.comm_str())) bits |= kFilterThread;
+    if (!fl.dsos.empty()) {
+      const Dso* d = f.chain.dso;
+      if (!has_map || !d || !(in_list(fl.dsos, d->short_name) || in_list(fl.dsos, d->long_name)))
+        bits |= kFilterDso;
+    }
+    if (!fl.symbols.empty()) {
+      bool ok = f.chain.sym && in_list(fl.symbols, f.chain.sym->name);
+      if (!ok) bits |= kFilterSymbol;
+    }
+    return bits;
+  }
+
+  PerfData& pd_;
+  const ReportSetup& setup_;
+  std::shared_ptr<SessionState> state_;
+  Machine& machine_;
+  Resolver& resolver_;
+  SessionBuilder builder_;
+  ReportData data_;
+  std::vector<HistFrame> frames_;
+  struct Repeats {
+    RepeatCache raw;
+    RepeatCache resolved;
+  };
+  std::vector<Repeats> repeats_;  // by event index
+  std::vector<uint32_t> plan_;
+  std::vector<uint64_t> key_;
+  std::vector<uint64_t> resolved_key_;
+  static constexpr int64_t kNoPid = INT64_MIN;
+  std::unordered_map<int32_t, uint32_t> pid_epochs_;
+  uint64_t global_epoch_ = 0;
+  int64_t last_epoch_pid_ = kNoPid;
+  uint64_t last_epoch_ = 0;
+  std::unordered_map<uint64_t, uint64_t> counter_values_;
+  std::unordered_map<const Dso*, int32_t> dso_order_;
+  size_t indexed_ = 0;
+};
+
+}  // namespace
+
+Result<ReportData> run_report_session(PerfData& data, const ReportSetup& setup) {
+  // session.c __perf_session__new(): without sample_id_all perf cannot order by time.
+  PerfData::ProcessOptions po;
+  po.ordered = data.kind() == ContainerKind::kPipe || data.events().sample_id_all();
+  ReportSink sink(data, setup);
+  Status st = data.process(sink, po);
+  if (!st) return tl::unexpected(st.error());
+  return sink.take();
+}
+
+}  // namespace readperf

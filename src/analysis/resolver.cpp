@@ -1,0 +1,209 @@
+#include "readperf/analysis/resolver.h"
+
+#include "readperf/format/perf_abi.h"
+
+namespace readperf {
+
+std::string_view Frame::dso_name() const {
+  // map.c map__fprintf_dsoname() prints dso->name: the path for files, "[kernel.kallsyms]",
+  // "[vdso]", and for a module the "[name]" its Dso was created under (machine.c
+  // machine__findnew_module_dso).
+  if (!map || !dso) return "[unknown]";
+  if (dso->is_module) return dso->short_name;
+  if (dso->long_name.empty()) return dso->short_name;  // BPF images (map.c is_bpf_image)
+  return dso->long_name;
+}
+
+std::string_view Frame::symbol_name() const { return sym ? sym->name : "[unknown]"; }
+
+uint64_t Frame::symoff() const {
+  if (!sym) return 0;
+  // symbol_fprintf.c __symbol__fprintf_symname_offs(): past the symbol's end (a zero-size
+  // symbol hit at its start) perf subtracts the map's start as well, and prints what comes out.
+  if (sym_addr < sym->end) return sym_addr - sym->start;
+  return sym_addr - map_start - sym->start;
+}
+
+Resolver::Resolver(Machine& machine, SymbolCache& symbols, ResolverOptions options)
+    : machine_(machine), symbols_(symbols), options_(options) {
+  result_.callchain.reserve(options_.max_stack + 1);
+}
+
+const KernelSymbols& Resolver::load_kernel() {
+  if (kernel_) return *kernel_;
+  // The kernel's build-id is its Dso's (BUILD_ID feature, HEADER_BUILD_ID, MMAP2 build-id);
+  // the reference symbol comes from the "[kernel.kallsyms]_text" MMAP.
+  BuildId id;
+  if (const Map* vm = machine_.vmlinux_map(); vm && vm->dso) {
+    id = BuildId::from_bytes(vm->dso->build_id);
+  } else {
+    for (const Dso& d : machine_.dsos().all()) {
+      if (d.space == DsoSpace::kKernel && !d.is_module && !d.build_id.empty()) {
+        id = BuildId::from_bytes(d.build_id);
+        break;
+      }
+    }
+  }
+  std::optional<RefRelocSym> ref;
+  if (const auto& kr = machine_.kernel_ref(); kr && !kr->name.empty()) {
+    ref = RefRelocSym{kr->name, kr->addr};
+  }
+  kernel_ = &symbols_.kernel(id, ref);
+  // symbol.c dso__load_kernel_sym(): once kallsyms is loaded, map__fixup_start/end make the
+  // kernel map span exactly its symbols.
+  if (kernel_->found()) {
+    auto [start, end] = kernel_->kernel_range();
+    if (start != end) machine_.fixup_kernel_map(start, end);
+  }
+  return *kernel_;
+}
+
+const Resolver::DsoEntry& Resolver::entry_for(const Map& map) {
+  const Dso* dso = map.dso;
+  auto it = dsos_.find(dso);
+  if (it != dsos_.end()) return it->second;
+  // First use of this Dso: perf's map__load() → dso__load(), with what is known now (a
+  // build-id recorded later does not reload it, as in perf).
+  DsoEntry e;
+  if (dso->space == DsoSpace::kUser) {
+    e.user = &symbols_.dso(dso->long_name, BuildId::from_bytes(dso->build_id));
+  } else {
+    const KernelSymbols& k = load_kernel();
+    const Map* vm = machine_.vmlinux_map();
+    if (dso->is_module) {
+      auto m = k.modules.find(dso->short_name);
+      if (m != k.modules.end()) e.module = &m->second;
+    } else if (vm && vm->dso == dso) {
+      e.kernel = true;
+    } else {
+      // A KSYMBOL (BPF) Dso: machine__process_ksymbol_register() gives it one symbol, at
+      // map-relative 0, of the map's length, named as the event named it.
+      e.own = true;
+      Symbol s;
+      s.start = 0;
+      s.end = map.end - map.start;
+      s.name = dso->short_name;
+      own_symbols_.emplace(dso, s);
+    }
+  }
+  load_order_.push_back(dso);
+  return dsos_.emplace(dso, e).first->second;
+}
+
+void Resolver::find_symbol(Frame& f) {
+  // map.c map__find_symbol(): the map's Dso loaded on first use, then looked up at al->addr.
+  const DsoEntry& e = entry_for(*f.map);
+  f.sym_addr = f.addr;
+  if (e.user) {
+    f.sym = symbols_.find(*e.user, f.addr);
+  } else if (e.kernel) {
+    f.sym = kernel_->find(f.addr);
+  } else if (e.module) {
+    // Module symbols are kept at their kallsyms (absolute) addresses; perf's are relative to
+    // the module map, which gives the same symbol and offset.
+    f.sym_addr = f.ip;
+    f.sym = e.module->find(f.ip);
+  } else if (e.own) {
+    const Symbol& s = own_symbols_.at(f.dso);
+    f.sym = s.contains(f.addr) ? &s : nullptr;
+  }
+}
+
+Frame Resolver::resolve_addr(const Thread& t, uint8_t cpumode, uint64_t ip) {
+  // event.c thread__find_symbol() → thread__find_map().
+  Frame f;
+  f.ip = ip;
+  f.addr = ip;
+  f.sym_addr = ip;
+  f.cpumode = cpumode;
+  const Map* m = machine_.find_map(t, cpumode, ip, &f.level);
+  if (m && cpumode == kMiscKernel && !kernel_) {
+    // thread__find_map() loads a kernel map before using it: loading kallsyms may move the
+    // kernel map's bounds, so look again.
+    load_kernel();
+    m = machine_.find_map(t, cpumode, ip, &f.level);
+  }
+  if (!m) return f;
+  f.map = m;
+  f.dso = m->dso;
+  f.map_start = m->start;
+  f.addr = m->map_ip(ip);
+  find_symbol(f);
+  return f;
+}
+
+void Resolver::resolve_callchain(const Thread& t, const Sample& s) {
+  // machine.c thread__resolve_callchain_sample() in callee order (perf's default): markers set
+  // the cpumode of the entries after them, user mode to begin with; only real entries count
+  // towards max_stack; an unknown marker means a corrupt chain, dropped whole.
+  uint8_t cpumode = kMiscUser;
+  uint32_t entries = 0;
+  for (size_t i = 0; i < s.callchain.size() && entries < options_.max_stack; ++i) {
+    uint64_t ip = s.callchain[i];
+    if (ip >= kContextMax) {
+      switch (ip) {
+        case kContextHv:
+          cpumode = kMiscHypervisor;
+          break;
+        case kContextKernel:
+          cpumode = kMiscKernel;
+          break;
+        case kContextUser:
+          cpumode = kMiscUser;
+          break;
+        default:
+          // add_callchain_ip(): "invalid callchain context", callchain_cursor_reset().
+          result_.callchain.clear();
+          return;
+      }
+      continue;
+    }
+    ++entries;
+    result_.callchain.push_back(resolve_addr(t, cpumode, ip));
+  }
+}
+
+Frame Resolver::resolve_addr_fb(const Thread& t, uint8_t cpumode, uint64_t addr) {
+  Frame f = resolve_addr(t, cpumode, addr);
+  if (f.map) return f;
+  // machine.c machine__addr_cpumode() (single address space: every arch but sparc).
+  uint8_t addr_cpumode = cpumode;
+  bool kernel_ip = addr >= options_.kernel_start;
+  if (kernel_ip) {
+    if (cpumode == kMiscUser) addr_cpumode = kMiscKernel;
+    if (cpumode == kMiscGuestUser) addr_cpumode = kMiscGuestKernel;
+  } else {
+    if (cpumode == kMiscKernel) addr_cpumode = kMiscUser;
+    if (cpumode == kMiscGuestKernel) addr_cpumode = kMiscGuestUser;
+  }
+  if (addr_cpumode == cpumode) return f;
+  return resolve_addr(t, addr_cpumode, addr);
+}
+
+const ResolvedSample& Resolver::resolve(const Sample& s, const Evsel* evsel) {
+  return resolve(s, evsel, true);
+}
+
+const ResolvedSample& Resolver::resolve(const Sample& s, const Evsel* /*evsel*/, bool callchain) {
+  // event.c machine__resolve().
+  Thread* t = machine_.findnew_thread(s.pid, s.tid);
+  result_.thread = t;
+  result_.comm = t->comm_str();
+  result_.self = resolve_addr(*t, s.cpumode(), s.ip);
+  result_.callchain.clear();
+  result_.has_callchain = s.has_callchain && options_.callchain && callchain;
+  if (result_.has_callchain) resolve_callchain(*t, s);
+  // The DWARF issue's hook: thread__resolve_callchain_unwind() appends unwound user frames
+  // here for samples with a user stack.
+  return result_;
+}
+
+void Resolver::for_each_loaded(
+    const std::function<void(const Dso&, const DsoSymbols&)>& fn) const {
+  for (const Dso* d : load_order_) {
+    const DsoEntry& e = dsos_.at(d);
+    if (e.user) fn(*d, *e.user);
+  }
+}
+
+}  // namespace readperf

@@ -1,0 +1,229 @@
+// `readperf report [--stdio]`: the option handling of perf's cmd_report() and
+// report__setup_sample_type() that decides children mode, call chains and sort keys, then the
+// session and the printer.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "readperf/analysis/report_session.h"
+#include "readperf/format/perf_abi.h"
+#include "readperf/output/event_name.h"
+#include "readperf/output/header_printer.h"
+#include "readperf/output/report_printer.h"
+#include "report_command.h"
+
+namespace readperf::cli {
+
+namespace {
+
+constexpr uint32_t kPerfTypeTracepoint = 2;
+
+std::vector<std::string> split_list(const std::string& s) {
+  // strlist__new(): comma-separated.
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while (pos <= s.size() && !s.empty()) {
+    size_t end = s.find(',', pos);
+    if (end == std::string::npos) end = s.size();
+    if (end > pos) out.push_back(s.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return out;
+}
+
+bool is_prefix(std::string_view tok, std::string_view word) {
+  return tok.size() <= word.size() && word.substr(0, tok.size()) == tok;
+}
+
+struct ChainParams {
+  bool enabled = false;  // callchain_param.enabled: -g given
+  bool none = false;     // mode CHAIN_NONE
+  bool use_callchain = false;
+  bool order_set = false;
+  bool caller = false;
+};
+
+// callchain.c __parse_callchain_report_opt().
+Status parse_call_graph(std::string arg, ChainParams& cp, ReportPrintOptions& po) {
+  cp.enabled = true;
+  cp.use_callchain = true;
+  bool minpcnt_set = false;
+  size_t pos = 0;
+  while (pos <= arg.size()) {
+    size_t end = arg.find(',', pos);
+    if (end == std::string::npos) end = arg.size();
+    std::string tok = arg.substr(pos, end - pos);
+    pos = end + 1;
+    if (tok.empty()) continue;
+    if (is_prefix(tok, "none")) {
+      cp.none = true;
+      cp.enabled = false;
+      cp.use_callchain = false;
+      return {};
+    }
+    if (is_prefix(tok, "graph")) {
+      po.chain_mode = ChainMode::kGraph;
+    } else if (is_prefix(tok, "flat")) {
+      po.chain_mode = ChainMode::kFlat;
+    } else if (is_prefix(tok, "fractal")) {
+      po.chain_mode = ChainMode::kFractal;
+    } else if (is_prefix(tok, "folded")) {
+      po.chain_mode = ChainMode::kFolded;
+    } else if (is_prefix(tok, "caller")) {
+      cp.caller = true;
+      cp.order_set = true;
+    } else if (is_prefix(tok, "callee")) {
+      cp.caller = false;
+      cp.order_set = true;
+    } else if (is_prefix(tok, "function")) {
+    } else if (is_prefix(tok, "address") || is_prefix(tok, "srcline") || is_prefix(tok, "branch")) {
+      return make_error(fmt::format("--call-graph key `{}' is not supported yet", tok));
+    } else if (is_prefix(tok, "percent")) {
+      po.chain_value = ChainValue::kPercent;
+    } else if (is_prefix(tok, "period")) {
+      po.chain_value = ChainValue::kPeriod;
+    } else if (is_prefix(tok, "count")) {
+      po.chain_value = ChainValue::kCount;
+    } else {
+      char* endp = nullptr;
+      if (!minpcnt_set) {
+        po.chain_min_percent = std::strtod(tok.c_str(), &endp);
+        minpcnt_set = true;
+      } else {
+        po.chain_print_limit = static_cast<uint32_t>(std::strtoul(tok.c_str(), &endp, 0));
+      }
+      if (endp == tok.c_str()) return make_error(fmt::format("invalid --call-graph `{}'", arg));
+    }
+  }
+  if (po.chain_mode == ChainMode::kFlat || po.chain_mode == ChainMode::kFolded) {
+    return make_error("--call-graph flat and folded are not supported yet");
+  }
+  return {};
+}
+
+}  // namespace
+
+int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out) {
+  auto fail = [&](const std::string& msg) {
+    out.flush();
+    fmt::print(stderr, "readperf: {}\n", msg);
+    return 1;
+  };
+  bool is_pipe = pd.kind() == ContainerKind::kPipe;
+
+  // cmd_report(): option parsing.
+  ReportPrintOptions po;
+  ChainParams cp;
+  bool cumulate = opts.children.value_or(true);  // symbol_conf.cumulate_callchain
+  if (opts.call_graph) {
+    std::string arg =
+        opts.call_graph->empty() ? "graph,0.5,caller,function,percent" : *opts.call_graph;
+    if (Status st = parse_call_graph(arg, cp, po); !st) return fail(st.error().message());
+  }
+  if (opts.no_call_graph) {
+    cp.enabled = true;
+    cp.none = true;
+    cp.use_callchain = false;
+  }
+  if (opts.percent_limit) {
+    po.percent_limit = *opts.percent_limit;
+    po.chain_min_percent = *opts.percent_limit;
+  }
+  if (opts.inverted) cp.caller = true;
+  if (cumulate && !cp.order_set) cp.caller = true;
+
+  // Branch stacks switch perf to its branch sort mode, which readperf does not print yet.
+  if (pd.header().features[kFeatBranchStack] &&
+      !(pd.events().combined_sample_type() & kSampleStackUser)) {
+    return fail("report: branch-stack recordings (perf's branch mode) are not supported yet");
+  }
+
+  // symbol_conf.event_group is on by default: grouped events print as one section with a
+  // column per member (hists__match/link), which readperf does not do yet.
+  if (const auto& groups = pd.features().group_desc) {
+    for (const GroupDesc& g : *groups) {
+      if (g.nr_members > 1) return fail("report: event groups are not supported yet");
+    }
+  }
+
+  // report__setup_sample_type(): a pipe has no events yet at this point.
+  uint64_t sample_type = is_pipe ? 0 : pd.events().combined_sample_type();
+  if (!is_pipe && !(sample_type & kSampleCallchain)) {
+    if (cp.use_callchain) {
+      return fail(
+          "Selected -g or --branch-history.\nBut no callchain or branch data.\n"
+          "Did you call 'perf record' without -g or -b?");
+    }
+  } else if (!cp.enabled && !cp.none && !cp.use_callchain) {
+    cp.use_callchain = true;
+  }
+  if (cumulate && !(sample_type & kSampleCallchain)) cumulate = false;
+
+  // sort.c setup_sorting(): the default order, a '+' order appended to it.
+  std::string sort_order = opts.sort;
+  bool all_tracepoints = !is_pipe && !pd.events().empty();
+  for (size_t i = 0; all_tracepoints && i < pd.events().size(); ++i) {
+    if (pd.events()[i].attr.type != kPerfTypeTracepoint) all_tracepoints = false;
+  }
+  if (all_tracepoints && (sort_order.empty() || sort_order[0] == '+')) {
+    return fail("report: the tracepoint sort order (\"trace\") is not supported yet");
+  }
+  if (!sort_order.empty() && sort_order[0] == '+') {
+    sort_order = std::string(kDefaultSortOrder) + "," + sort_order.substr(1);
+  }
+  // builtin-report.c: a --sort naming "symbol" gets the ipc_null column.
+  if (!sort_order.empty() && sort_order.find("symbol") != std::string::npos) {
+    sort_order += ",ipc_null";
+  }
+  Result<SortSpec> spec =
+      parse_sort_keys(sort_order.empty() ? kDefaultSortOrder : std::string_view(sort_order));
+  if (!spec) return fail(spec.error().message());
+  spec->order = opts.sort.empty() ? "" : sort_order;
+
+  ReportSetup setup;
+  setup.hist.sort = *spec;
+  setup.hist.children = cumulate;
+  setup.hist.use_callchain = cp.use_callchain;
+  setup.hist.caller_order = cp.caller;
+  setup.hist.verbose = opts.verbose > 0;
+  setup.hist.show_nr_samples = opts.show_nr_samples;
+  setup.filters.comms = split_list(opts.comms);
+  setup.filters.dsos = split_list(opts.dsos);
+  setup.filters.symbols = split_list(opts.symbols);
+  setup.symbols = SymbolConfig::from_environment();
+  if (!opts.buildid_dir.empty()) setup.symbols.buildid_dir = opts.buildid_dir;
+  if (!opts.kallsyms.empty()) setup.symbols.kallsyms = opts.kallsyms;
+  po.dso_filter = !setup.filters.dsos.empty();
+
+  if (opts.header) {
+    if (Status st = run_header(pd, opts.show_info, out); !st) return fail(st.error().message());
+  } else {
+    out.write(
+        "# To display the perf.data header info, please use --header/--header-only "
+        "options.\n#\n");
+  }
+
+  Result<ReportData> data = run_report_session(pd, setup);
+  if (!data) return fail(data.error().message());
+
+  size_t nr_entries = 0;
+  for (const auto& h : data->hists) nr_entries += h ? h->entries().size() : 0;
+  if (!nr_entries) {
+    out.flush();
+    fmt::print(stderr, "The {} data has no samples!\n", opts.input);
+    return 0;
+  }
+  std::vector<ReportSection> sections;
+  for (size_t i = 0; i < pd.events().size(); ++i) {
+    const Hists* h = i < data->hists.size() ? data->hists[i].get() : nullptr;
+    sections.push_back({event_name(pd.events()[i]), h});
+  }
+  print_report(sections, data->total_lost_samples, po, out);
+  // The "# (Tip: ...)" perf prints between these two lines is left out.
+  out.write("#\n#\n");
+  out.flush();
+  return 0;
+}
+
+}  // namespace readperf::cli

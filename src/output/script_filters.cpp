@@ -1,0 +1,107 @@
+// The sample filters of `perf script`: --time (time-utils.c perf_time__parse_str), --cpu
+// (session.c perf_session__cpu_bitmap), --comms/--pids/--tids (thread__is_filtered), and the
+// `tod` field's wall clock (builtin-script.c tod_scnprintf).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <ctime>
+
+#include "readperf/format/perf_abi.h"
+#include "script_internal.h"
+
+namespace readperf {
+
+namespace {
+
+// time-utils.c parse_nsec_time(): "SEC" or "SEC.FRACTION" with at most 9 fraction digits.
+bool parse_nsec_time(std::string_view s, uint64_t& out) {
+  size_t i = 0;
+  uint64_t sec = 0;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9') sec = sec * 10 + (s[i++] - '0');
+  uint64_t nsec = 0;
+  if (i < s.size()) {
+    if (s[i] != '.') return false;
+    std::string_view frac = s.substr(i + 1);
+    if (frac.size() > 9) return false;
+    for (size_t k = 0; k < 9; ++k) {
+      char c = k < frac.size() ? frac[k] : '0';
+      if (c < '0' || c > '9') return false;
+      nsec = nsec * 10 + (c - '0');
+    }
+  }
+  out = sec * 1000000000ull + nsec;
+  return true;
+}
+
+}  // namespace
+
+Status ScriptFilters::setup(const ScriptConfig& cfg, const PerfData& data) {
+  nanosecs_ = cfg.nanosecs;
+  if (!cfg.time.empty()) {
+    std::string_view t = cfg.time;
+    size_t comma = t.find(',');
+    std::string_view a = t.substr(0, comma);
+    std::string_view b = comma == std::string_view::npos ? "" : t.substr(comma + 1);
+    if ((!a.empty() && !parse_nsec_time(a, start_)) || (!b.empty() && !parse_nsec_time(b, end_)) ||
+        (end_ && end_ < start_)) {
+      return make_error("Invalid time string");
+    }
+    has_time_ = true;
+  }
+  if (!cfg.cpu_list.empty()) {
+    const EventList& events = data.events();
+    for (size_t i = 0; i < events.size(); ++i) {
+      if (events[i].attr.type < 6 && !(events[i].attr.sample_type & kSampleCpu)) {
+        return make_error("File does not contain CPU events. Remove -C option to proceed.");
+      }
+    }
+    Result<std::vector<int>> cpus = parse_cpu_list(cfg.cpu_list);
+    if (!cpus || (cpus->size() == 1 && cpus->front() < 0)) return make_error("Invalid cpu_list");
+    int nr_cpus = std::min<int>(data.features().nr_cpus_avail, 4096);
+    for (int c : *cpus) {
+      if (c >= nr_cpus) {
+        return make_error(
+            fmt::format("Requested CPU {} too large. Consider raising MAX_NR_CPUS", c));
+      }
+      if (cpus_.size() <= static_cast<size_t>(c)) cpus_.resize(c + 1);
+      cpus_[c] = true;
+    }
+  }
+  comms_ = cfg.comms;
+  pids_ = cfg.pids;
+  tids_ = cfg.tids;
+  if (const auto& cd = data.features().clock_data) {
+    clock_ = true;
+    tod_ns_ = cd->tod_ns;
+    clockid_ns_ = cd->clockid_ns;
+  }
+  return {};
+}
+
+bool ScriptFilters::skip_thread(const Thread& t) const {
+  if (!comms_.empty() && std::find(comms_.begin(), comms_.end(), t.comm_str()) == comms_.end())
+    return true;
+  if (!pids_.empty() && std::find(pids_.begin(), pids_.end(), t.pid) == pids_.end()) return true;
+  if (!tids_.empty() && std::find(tids_.begin(), tids_.end(), t.tid) == tids_.end()) return true;
+  return false;
+}
+
+std::string ScriptFilters::tod(uint64_t time) const {
+  if (!clock_) return "disabled ";
+  uint64_t tod_ns = tod_ns_;
+  if (time > clockid_ns_) {
+    tod_ns += time - clockid_ns_;
+  } else {
+    tod_ns -= clockid_ns_ - time;
+  }
+  time_t sec = static_cast<time_t>(tod_ns / 1000000000ull);
+  uint64_t nsec = tod_ns - static_cast<uint64_t>(sec) * 1000000000ull;
+  struct tm lt;
+  if (!localtime_r(&sec, &lt)) return "failed ";
+  char date[64];
+  std::strftime(date, sizeof(date), "%F %H:%M:%S", &lt);
+  if (nanosecs_) return fmt::format("{}.{:09} ", date, nsec);
+  return fmt::format("{}.{:06} ", date, nsec / 1000);
+}
+
+}  // namespace readperf

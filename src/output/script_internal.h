@@ -1,0 +1,85 @@
+// Pieces of the `script` printer shared by its script_*.cpp files (not a public API).
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "readperf/format/error.h"
+#include "readperf/output/out_buffer.h"
+#include "readperf/output/script_printer.h"
+#include "readperf/reader/perf_data.h"
+#include "readperf/session/thread.h"
+
+namespace readperf {
+
+class Resolver;
+
+// The sample filters of builtin-script.c process_sample_event() and machine__resolve():
+// --time, --cpu, --comms/--pids/--tids; and the `tod` field's clock.
+class ScriptFilters {
+ public:
+  // Parses the options against the recording; the errors are perf's.
+  Status setup(const ScriptConfig& cfg, const PerfData& data);
+
+  // time-utils.c perf_time__ranges_skip_sample(): a zero time is never skipped.
+  bool skip_time(uint64_t time) const {
+    if (!has_time_ || time == 0) return false;
+    return (start_ && time < start_) || (end_ && time > end_);
+  }
+  // builtin-script.c filter_cpu().
+  bool skip_cpu(uint32_t cpu) const {
+    if (cpus_.empty() || cpu == ~0u) return false;
+    return cpu >= cpus_.size() || !cpus_[cpu];
+  }
+  // thread.h thread__is_filtered().
+  bool skip_thread(const Thread& t) const;
+  // builtin-script.c tod_scnprintf() and its trailing space.
+  std::string tod(uint64_t time) const;
+
+ private:
+  bool has_time_ = false;
+  uint64_t start_ = 0;
+  uint64_t end_ = 0;
+  std::vector<bool> cpus_;
+  std::vector<std::string> comms_;
+  std::vector<int32_t> pids_;
+  std::vector<int32_t> tids_;
+  bool clock_ = false;
+  uint64_t tod_ns_ = 0;
+  uint64_t clockid_ns_ = 0;
+  bool nanosecs_ = false;
+};
+
+// `perf stat record` files: the counts perf script prints at each STAT_ROUND
+// (builtin-script.c process_stat_round_event, __process_stat).
+class ScriptStat {
+ public:
+  ScriptStat(const PerfData& pd, OutBuffer& out) : pd_(pd), out_(out) {}
+  void on_user_record(const RecordView& r);
+
+ private:
+  struct Counts {
+    uint64_t val = 0, ena = 0, run = 0;
+  };
+  void print_round(uint64_t time);
+  Counts& counts(size_t evsel, size_t cpu_idx, size_t thread_idx);
+
+  const PerfData& pd_;
+  OutBuffer& out_;
+  std::vector<int32_t> threads_;        // THREAD_MAP pids
+  std::vector<int> cpus_;               // CPU_MAP
+  bool scale_ = true;                   // STAT_CONFIG's scale
+  int aggr_mode_ = 1;                   // STAT_CONFIG's aggr_mode (AGGR_GLOBAL)
+  std::vector<std::vector<Counts>> counts_;  // by evsel, then cpu_idx * threads + thread_idx
+  bool header_printed_ = false;
+};
+
+// mem-events.c perf_script__meminfo_scnprintf() through data_src__fprintf().
+void print_data_src(OutBuffer& out, uint64_t data_src);
+
+// -v: every binary looked for, where, and what came of it (on `err`).
+void print_symbol_sources(const Resolver& resolver, FILE* err);
+
+}  // namespace readperf

@@ -1,0 +1,277 @@
+// The report's analysis (sort keys, histograms, call trees) and its --stdio printer, on
+// hand-made threads, DSOs and symbols.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "readperf/analysis/call_tree.h"
+#include "readperf/analysis/hist.h"
+#include "readperf/analysis/repeat_cache.h"
+#include "readperf/analysis/sort_keys.h"
+#include "readperf/output/report_printer.h"
+#include "readperf/session/dso.h"
+#include "readperf/session/thread.h"
+#include "readperf/symbols/symbol_table.h"
+
+namespace readperf {
+namespace {
+
+Thread make_thread(int32_t tid, const char* comm) {
+  Thread t;
+  t.pid = tid;
+  t.tid = tid;
+  t.comms.push_back(Comm{comm, 0, false});
+  t.comm_set = true;
+  return t;
+}
+
+Dso make_dso(const char* name) {
+  Dso d;
+  d.long_name = std::string("/usr/lib/") + name;
+  d.short_name = name;
+  return d;
+}
+
+HistFrame frame(const Dso* dso, int32_t order, const Symbol* sym, uint64_t ip, char level = '.') {
+  HistFrame f;
+  f.chain.ip = ip;
+  f.chain.dso = dso;
+  f.chain.sym = sym;
+  f.chain.dso_order = order;
+  f.addr = ip;
+  f.level = level;
+  return f;
+}
+
+std::string print_to_string(const Hists& h, const ReportPrintOptions& po) {
+  char* buf = nullptr;
+  size_t len = 0;
+  FILE* f = open_memstream(&buf, &len);
+  {
+    OutBuffer out(f);
+    ReportSection s{"cpu-clock", &h};
+    print_report(std::span<const ReportSection>(&s, 1), 0, po, out);
+  }
+  fclose(f);
+  std::string text(buf, len);
+  free(buf);
+  return text;
+}
+
+class ReportHistTest : public ::testing::Test {
+ protected:
+  Thread work = make_thread(10, "workload");
+  Thread exe = make_thread(11, "exe");
+  Dso app = make_dso("app");
+  Dso libm = make_dso("libm.so.6");
+  Symbol main_{0x100, 0x200, "main", kBindGlobal, kTypeFunc};
+  Symbol loop_{0x200, 0x300, "loop", kBindGlobal, kTypeFunc};
+  Symbol leaf_{0x300, 0x400, "leaf", kBindGlobal, kTypeFunc};
+  Symbol sin_{0x1000, 0x1100, "__sin_fma", kBindGlobal, kTypeFunc};
+
+  HistConfig config(bool children, bool callchain) {
+    HistConfig c;
+    c.sort = *parse_sort_keys("comm,dso,sym");
+    c.children = children;
+    c.use_callchain = callchain;
+    c.caller_order = children;
+    return c;
+  }
+};
+
+TEST(SortKeysTest, PrefixesAndDuplicates) {
+  Result<SortSpec> s = parse_sort_keys("comm,dso,sym");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->keys, (std::vector<SortKey>{SortKey::kComm, SortKey::kDso, SortKey::kSymbol}));
+  s = parse_sort_keys("s,SYM p d,dso");  // "s" is "symbol", as in perf's table order
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->keys, (std::vector<SortKey>{SortKey::kSymbol, SortKey::kPid, SortKey::kDso}));
+  EXPECT_FALSE(parse_sort_keys("nonsense"));
+  EXPECT_FALSE(parse_sort_keys("srcline"));  // perf's, not supported yet: an error, not silence
+  EXPECT_EQ(sort_key_header(SortKey::kDso), "Shared Object");
+}
+
+TEST(CallTreeTest, SharedPrefixesSplitAndSum) {
+  Dso d = make_dso("app");
+  Symbol a{0x10, 0x20, "a", kBindGlobal, kTypeFunc};
+  Symbol b{0x20, 0x30, "b", kBindGlobal, kTypeFunc};
+  Symbol c{0x30, 0x40, "c", kBindGlobal, kTypeFunc};
+  auto f = [&](const Symbol* s, uint64_t ip) { return ChainFrame{ip, &d, s, 0}; };
+  CallTree t;
+  CallTree::NodeId root = t.new_root();
+  std::vector<ChainFrame> abc = {f(&a, 0x11), f(&b, 0x21), f(&c, 0x31)};
+  std::vector<ChainFrame> ab = {f(&a, 0x12), f(&b, 0x22)};  // other ips, same functions
+  std::vector<ChainFrame> ac = {f(&a, 0x13), f(&c, 0x32)};
+  CallTree::NodeId end = t.append(root, abc, 5);
+  t.append(root, ab, 3);
+  t.append(root, ac, 3);
+  t.bump(end, 1);
+  t.finish();
+  std::vector<CallTree::NodeId> kids;
+  auto top = t.sorted_children(root, 0, kids);
+  ASSERT_EQ(top.size(), 1u);
+  CallTree::NodeId na = top[0];
+  EXPECT_EQ(t.node(na).cumul, 12u);
+  EXPECT_EQ(t.compressed_end(na), na);  // branches after "a"
+  std::vector<CallTree::NodeId> below;
+  auto second = t.sorted_children(na, 0, below);
+  ASSERT_EQ(second.size(), 2u);
+  EXPECT_EQ(t.node(second[0]).frame.sym, &b);  // 9 before 3
+  EXPECT_EQ(t.node(second[0]).cumul, 9u);
+  EXPECT_EQ(t.node(second[0]).hit, 3u);  // "a b" ends there: not compressed with "c"
+  EXPECT_EQ(t.compressed_end(second[0]), second[0]);
+  // The minimum hit hides the smaller branch.
+  EXPECT_EQ(t.sorted_children(na, 4, below).size(), 1u);
+}
+
+TEST(CallTreeTest, TiesKeepPerfsRbTreeOrder) {
+  Dso d = make_dso("app");
+  Symbol x{0x10, 0x20, "x", kBindGlobal, kTypeFunc};
+  Symbol y{0x20, 0x30, "y", kBindGlobal, kTypeFunc};
+  CallTree t;
+  CallTree::NodeId root = t.new_root();
+  std::vector<ChainFrame> cx = {ChainFrame{0x10, &d, &x, 0}};
+  std::vector<ChainFrame> cy = {ChainFrame{0x20, &d, &y, 0}};
+  t.append(root, cx, 1);
+  t.append(root, cy, 1);
+  t.finish();
+  std::vector<CallTree::NodeId> kids;
+  auto top = t.sorted_children(root, 0, kids);
+  ASSERT_EQ(top.size(), 2u);
+  // Equal hits: higher symbol start first (append_chain_children sends greater keys left).
+  EXPECT_EQ(t.node(top[0]).frame.sym, &y);
+}
+
+TEST_F(ReportHistTest, NoChildrenGroupsAndOrders) {
+  Hists h(config(false, false));
+  HistSample s;
+  s.thread = &work;
+  s.comm = "workload";
+  s.period = 10;
+  s.self = frame(&app, 0, &loop_, 0x250);
+  h.add(s);
+  s.self = frame(&app, 0, &loop_, 0x260);  // same symbol: same entry
+  h.add(s);
+  s.self = frame(&libm, 1, &sin_, 0x1010);
+  h.add(s);
+  s.thread = &exe;
+  s.comm = "exe";
+  h.add(s);  // same period as workload's sin: comm breaks the tie
+  s.self = frame(nullptr, -1, nullptr, 0x1234, 'k');
+  s.period = 5;
+  h.add(s);
+  h.finish();
+  ASSERT_EQ(h.entries().size(), 4u);
+  EXPECT_EQ(h.total_period(), 45u);
+  EXPECT_EQ(h.nr_samples(), 5u);
+  std::vector<std::string> order;
+  for (uint32_t id : h.order()) {
+    const HistEntry& e = h.entry(id);
+    order.push_back(std::string(h.comm_name(e.comm)) + "/" +
+                    (e.sym ? std::string(e.sym->name) : "?"));
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{"workload/loop", "exe/__sin_fma", "workload/__sin_fma",
+                                             "exe/?"}));
+
+  ReportPrintOptions po;
+  EXPECT_EQ(print_to_string(h, po),
+            "#\n"
+            "# Total Lost Samples: 0\n"
+            "#\n"
+            "# Samples: 5  of event 'cpu-clock'\n"
+            "# Event count (approx.): 45\n"
+            "#\n"
+            "# Overhead  Command   Shared Object     Symbol                \n"
+            "# ........  ........  ................  ......................\n"
+            "#\n"
+            "    44.44%  workload  app               [.] loop\n"
+            "    22.22%  exe       libm.so.6         [.] __sin_fma\n"
+            "    22.22%  workload  libm.so.6         [.] __sin_fma\n"
+            "    11.11%  exe       [unknown]         [k] 0x0000000000001234\n"
+            "\n\n");
+  po.percent_limit = 20;
+  EXPECT_EQ(print_to_string(h, po).find("[unknown]  "), std::string::npos);
+}
+
+TEST_F(ReportHistTest, ChildrenCountRecursionOnceAndPrintGraphs) {
+  Hists h(config(true, true));
+  HistSample s;
+  s.thread = &work;
+  s.comm = "workload";
+  s.period = 1;
+  // Caller order: main -> loop -> loop -> leaf.
+  std::vector<HistFrame> chain = {frame(&app, 0, &main_, 0x150), frame(&app, 0, &loop_, 0x210),
+                                  frame(&app, 0, &loop_, 0x220), frame(&app, 0, &leaf_, 0x310)};
+  s.self = chain.back();
+  s.chain = chain;
+  std::vector<uint32_t> plan;
+  h.add(s, &plan);
+  h.replay(plan, 1);  // a second identical sample
+  std::vector<HistFrame> chain2 = {frame(&app, 0, &main_, 0x150), frame(&app, 0, &loop_, 0x210)};
+  s.self = chain2.back();
+  s.chain = chain2;
+  h.add(s);
+  h.finish();
+  uint64_t main_acc = 0, loop_acc = 0, loop_self = 0, leaf_self = 0;
+  for (const HistEntry& e : h.entries()) {
+    if (e.sym == &main_) main_acc = e.acc_period;
+    if (e.sym == &loop_) loop_acc = e.acc_period, loop_self = e.period;
+    if (e.sym == &leaf_) leaf_self = e.period;
+  }
+  EXPECT_EQ(main_acc, 3u);
+  EXPECT_EQ(loop_acc, 3u);  // recursion counted once per sample
+  EXPECT_EQ(loop_self, 1u);
+  EXPECT_EQ(leaf_self, 2u);
+  // Equal Children: the deeper entry (main) first, "caller above callee".
+  EXPECT_EQ(h.entry(h.order()[0]).sym, &main_);
+
+  std::string text = print_to_string(h, ReportPrintOptions{});
+  EXPECT_NE(text.find("# Children      Self  Command   Shared Object  Symbol  \n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("   100.00%     0.00%  workload  app            [.] main\n"
+                      "            |\n"
+                      "            ---main\n"
+                      "               loop\n"
+                      "               |          \n"
+                      "                --66.67%--loop\n"
+                      "                          leaf\n"
+                      "\n"
+                      "   100.00%    33.33%  workload  app            [.] loop\n"
+                      "            |          \n"
+                      "            |--66.67%--loop\n"
+                      "            |          loop\n"
+                      "            |          leaf\n"
+                      "            |          \n"
+                      "             --33.33%--main\n"
+                      "                       loop\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("    66.67%    66.67%  workload  app            [.] leaf\n"
+                      "            |\n"
+                      "            ---main\n"
+                      "               loop\n"
+                      "               loop\n"
+                      "               leaf\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(RepeatCacheTest, FindsWhatWasInserted) {
+  RepeatCache c;
+  std::vector<uint64_t> k1 = {1, 2, 3}, k2 = {1, 2, 4};
+  std::vector<uint32_t> p1 = {7, 0}, p2 = {8, 0, 9};
+  c.insert(RepeatCache::hash(k1), k1, p1);
+  c.insert(RepeatCache::hash(k2), k2, p2);
+  auto f1 = c.find(RepeatCache::hash(k1), k1);
+  ASSERT_EQ(f1.size(), 2u);
+  EXPECT_EQ(f1[0], 7u);
+  EXPECT_EQ(c.find(RepeatCache::hash(k2), k2).size(), 3u);
+  c.clear();
+  EXPECT_TRUE(c.find(RepeatCache::hash(k1), k1).empty());
+}
+
+}  // namespace
+}  // namespace readperf
