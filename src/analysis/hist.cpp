@@ -241,6 +241,7 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
     HistFrame at = f;
     if (f.level) level = f.level;
     at.level = level;
+    if (config_.callchain_entries_user_level && f.chain.dso) at.level = '.';
     Key k = make_key(comm, s.thread, at, f.chain.ip, dso_name_id(f.chain.dso));
     uint32_t id = findnew(k, s, at, f.chain.ip, comm, created);
     HistEntry& e = entries_[id];

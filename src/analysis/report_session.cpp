@@ -61,6 +61,11 @@ class ReportSink : public EventSink {
   void on_user_record(const RecordView& r) override { builder_.on_user_record(r); }
 
   void on_kernel_record(const RecordView& r, const Sample& s, const Evsel* evsel) override {
+    if (!os_release_seen_ && pd_.features().os_release) {
+      // In pipe mode the release arrives as a HEADER_FEATURE record, before any sample.
+      os_release_seen_ = true;
+      state_->symbols.set_recorded_os_release(*pd_.features().os_release);
+    }
     switch (r.type) {
       case kRecordSample:
         if (evsel) on_sample(s, *evsel);
@@ -309,6 +314,7 @@ class ReportSink : public EventSink {
   }
 
   PerfData& pd_;
+  bool os_release_seen_ = false;
   const ReportSetup& setup_;
   std::shared_ptr<SessionState> state_;
   Machine& machine_;

@@ -188,12 +188,17 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.hist.caller_order = cp.caller;
   setup.hist.verbose = opts.verbose > 0;
   setup.hist.show_nr_samples = opts.show_nr_samples;
+  // The recording perf's major version ("7.2.13"): reports of perf 7 files follow perf 7.
+  if (const auto& v = pd.features().version; v && std::atoi(v->c_str()) >= 7) {
+    setup.hist.callchain_entries_user_level = true;
+  }
   setup.filters.comms = split_list(opts.comms);
   setup.filters.dsos = split_list(opts.dsos);
   setup.filters.symbols = split_list(opts.symbols);
   setup.symbols = SymbolConfig::from_environment();
   if (!opts.buildid_dir.empty()) setup.symbols.buildid_dir = opts.buildid_dir;
   if (!opts.kallsyms.empty()) setup.symbols.kallsyms = opts.kallsyms;
+  setup.symbols.recorded_os_release = pd.features().os_release.value_or("");
   po.dso_filter = !setup.filters.dsos.empty();
 
   if (opts.header) {

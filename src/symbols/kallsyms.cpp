@@ -173,6 +173,13 @@ Result<KernelSymbols> load_kallsyms(const std::string& path,
 }
 
 namespace {
+std::string read_first_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
 // A kallsyms in the build-id cache (DIR/[kernel.kallsyms]/<build-id>/kallsyms) whose
 // relocation reference symbol sits at `ref.addr`: a table taken during the recording's boot.
 std::optional<KernelSymbols> find_cached_kallsyms(const std::string& buildid_dir,
@@ -247,10 +254,18 @@ KernelSymbols load_kernel_symbols(const BuildId& build_id, const std::optional<R
     // The recording does not say which kernel it ran on (perf leaves the build-id out of
     // some recordings, -z ones among them). perf then reads /proc/kallsyms, which is right
     // only on the machine and boot that recorded: with KASLR the relocation reference (the
-    // `_text` address of the kernel's MMAP) tells the same boot apart. Elsewhere, a cached
-    // kallsyms with the same reference is that kernel's table.
+    // `_text` address of the kernel's MMAP) tells the same boot apart, and the recorded
+    // release another kernel. Elsewhere, a cached kallsyms with the same reference is the
+    // recorded kernel's table (the first in name order, should several match).
+    std::string running = read_first_line(cfg.proc_osrelease);
+    bool other_kernel = !cfg.recorded_os_release.empty() && !running.empty() &&
+                        running != cfg.recorded_os_release;
     std::optional<KernelSymbols> host = try_load(cfg.proc_kallsyms);
-    if (host && (!ref || host->delta == 0)) return std::move(*host);
+    if (host && (!ref || host->delta == 0) && !other_kernel) return std::move(*host);
+    if (other_kernel) {
+      attempts.push_back(fmt::format("running kernel {} is not the recorded {}", running,
+                                     cfg.recorded_os_release));
+    }
     if (ref) {
       if (host) attempts.back() += fmt::format(" (but its {} is not the recorded one)", ref->name);
       if (auto cached = find_cached_kallsyms(cfg.buildid_dir, *ref, attempts)) {

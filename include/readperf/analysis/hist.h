@@ -32,6 +32,10 @@ struct HistConfig {
   bool caller_order = false;   // callchain_param.order == ORDER_CALLER
   bool verbose = false;        // DSOs by long name (sort.c under verbose)
   bool show_nr_samples = false;
+  // perf 7.x labels every entry that a call-chain frame with a map creates as user-level
+  // ("[.]", even for [kernel.kallsyms]) where perf 6.1 says "[k]". Set for recordings made by
+  // perf 7 or later, whose users compare with that perf's report.
+  bool callchain_entries_user_level = false;
 };
 
 // One resolved address as the histogram sees it (perf's addr_location after machine__resolve

@@ -47,6 +47,12 @@ class SymbolCache {
 
   size_t dso_count() const { return dsos_.size(); }
 
+  // The recording's kernel release (SymbolConfig::recorded_os_release), for a pipe-mode
+  // recording that states it only as its records arrive; must come before the kernel loads.
+  void set_recorded_os_release(std::string release) {
+    config_.recorded_os_release = std::move(release);
+  }
+
  private:
   struct MemoEntry {
     const DsoSymbols* dso = nullptr;

@@ -19,6 +19,10 @@ struct SymbolConfig {
   bool demangle = true;
   // Where the running kernel's files are; tests point these elsewhere.
   std::string proc_kallsyms = "/proc/kallsyms";
+  std::string proc_osrelease = "/proc/sys/kernel/osrelease";
+  // The recording's kernel release (its OSRELEASE header feature), when the caller knows it:
+  // with no kernel build-id recorded, it tells whether /proc/kallsyms is the recorded kernel's.
+  std::string recorded_os_release;
   std::string sys_kernel_notes = "/sys/kernel/notes";
 
   // perf's defaults (util/config.c set_buildid_dir without a config file).
