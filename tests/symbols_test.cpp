@@ -318,6 +318,43 @@ TEST(KallsymsTest, FindsTheCachedCopyByBuildId) {
   EXPECT_FALSE(none.found());
 }
 
+// With no kernel build-id recorded, /proc/kallsyms is the recorded kernel's only when the
+// running kernel is the recorded release (and boot); else the cache's table of that boot.
+TEST(KallsymsTest, WithoutBuildIdPrefersTheRecordedKernelsCachedTable) {
+  testing::TempDir dir;
+  fs::path cached = fs::path(dir.path()) / "[kernel.kallsyms]" / kKernelId;
+  fs::create_directories(cached);
+  fs::copy_file(data_dir() / "kallsyms", cached / "kallsyms");
+  std::string host = dir.file("proc-kallsyms");
+  {
+    std::ofstream out(host);
+    out << "ffffffff81000000 T _text\nffffffff821cc000 T other_kernel_fn\n";
+  }
+  std::string release = dir.file("osrelease");
+  {
+    std::ofstream out(release);
+    out << "6.18.44-running\n";
+  }
+  SymbolConfig cfg;
+  cfg.buildid_dir = dir.path();
+  cfg.proc_kallsyms = host;
+  cfg.proc_osrelease = release;
+  RefRelocSym ref{"_text", 0xffffffff81000000};
+
+  cfg.recorded_os_release = "6.18.44-running";  // the same kernel: perf's choice, the host's
+  KernelSymbols same = load_kernel_symbols(BuildId(), ref, cfg);
+  EXPECT_EQ(same.path, host);
+
+  cfg.recorded_os_release = "6.18.44-recorded";  // another kernel: the cached table
+  KernelSymbols other = load_kernel_symbols(BuildId(), ref, cfg);
+  EXPECT_EQ(other.path, (cached / "kallsyms").string());
+  EXPECT_EQ(describe(other.find(0xffffffff821cc600), 0xffffffff821cc600), "mas_find+0x1c0");
+
+  // Nothing cached for that boot (another _text): the host's, as perf does.
+  KernelSymbols fallback = load_kernel_symbols(BuildId(), RefRelocSym{"_text", 0x1000}, cfg);
+  EXPECT_EQ(fallback.path, host);
+}
+
 TEST(PerfMapTest, ParsesHexLinesLikePerf) {
   SymbolTable t = parse_perf_map(
       "7f0000001000 40 LazyCompile:~foo /app.js:1\n"
