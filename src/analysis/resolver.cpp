@@ -7,9 +7,9 @@ namespace readperf {
 std::string_view Frame::dso_name() const {
   // map.c map__fprintf_dsoname() prints dso->name: the path for files, "[kernel.kallsyms]",
   // "[vdso]", and for a module the "[name]" its Dso was created under (machine.c
-  // machine__findnew_module_dso).
+  // machine__findnew_module_dso) unless the build-id table named it by its path first.
   if (!map || !dso) return "[unknown]";
-  if (dso->is_module) return dso->short_name;
+  if (dso->named_short) return dso->short_name;
   if (dso->long_name.empty()) return dso->short_name;  // BPF images (map.c is_bpf_image)
   return dso->long_name;
 }

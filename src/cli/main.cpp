@@ -2,9 +2,11 @@
 //
 //   readperf [--buildid-dir DIR] report -D|--header-only [-I]|--stats [-i FILE|-]
 //   readperf [--buildid-dir DIR] report [--stdio] [--no-children] [--sort KEYS] [-i FILE|-]
+//   readperf [--buildid-dir DIR] script [-F FIELDS] [-G] [--comms ..] [--time A,B] [-i FILE|-]
 #include <CLI/CLI.hpp>
 
 #include "report_command.h"
+#include "script_command.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"readperf: reads perf.data recordings"};
@@ -41,6 +43,9 @@ int main(int argc, char** argv) {
   rep->add_flag("-v,--verbose", report.verbose, "more detail (dso long names)");
   rep->add_option("--kallsyms", report.kallsyms, "kernel symbols from this kallsyms file");
 
+  readperf::cli::ScriptOptions script;
+  CLI::App* scr = readperf::cli::add_script_command(app, script);
+
   CLI11_PARSE(app, argc, argv);
   report.buildid_dir = buildid_dir;
   // The later of --children and --no-children wins, as in perf's option parser.
@@ -51,5 +56,7 @@ int main(int argc, char** argv) {
   if (*pl) report.percent_limit = percent_limit;
   if (*cg) report.call_graph = call_graph;
   if (rep->parsed()) return readperf::cli::run_report(report);
+  script.buildid_dir = buildid_dir;
+  if (scr->parsed()) return readperf::cli::run_script(script);
   return 2;
 }

@@ -5,6 +5,7 @@
 #include "readperf/output/script_printer.h"
 
 #include <algorithm>
+#include <memory>
 #include <unordered_map>
 
 #include "dump_internal.h"
@@ -57,9 +58,6 @@ class ScriptSink : public EventSink {
         filters_(f),
         out_(out),
         builder_(machine_, pd.order()),
-        symbols_(cfg.symbols),
-        resolver_(machine_, symbols_, ResolverOptions{.callchain = !cfg.hide_call_graph,
-                                                      .max_stack = cfg.max_stack}),
         stat_(pd, out) {
     builder_.begin(pd.features());
     if (pd.features().arch) arch_ = std::string(normalize_arch(*pd.features().arch));
@@ -92,7 +90,16 @@ class ScriptSink : public EventSink {
     out_.maybe_flush();
   }
 
-  const Resolver& resolver() const { return resolver_; }
+  // perf_session__check_output_opt(): a file's events are known before its records, so
+  // perf settles (and refuses) the fields of each type before printing anything.
+  Status check_output() {
+    const EventList& events = pd_.events();
+    for (size_t i = 0; i < events.size(); ++i) setup_type(events[i]);
+    return status_;
+  }
+
+  // Null when no sample was resolved.
+  const Resolver* used_resolver() const { return resolver_.get(); }
   Status status() const { return status_; }
   bool done() const override { return !status_; }
 
@@ -112,6 +119,7 @@ class ScriptSink : public EventSink {
   // perf_session__check_output_opt() (file mode) or process_attr() (pipe mode) did it for the
   // first event of each type.
   bool setup_type(const Evsel& evsel) {
+    if (!status_) return false;  // perf stops before the first sample then
     int type = output_type(evsel.attr.type);
     if (type_ready_[type]) return true;
     type_ready_[type] = true;
@@ -143,6 +151,20 @@ class ScriptSink : public EventSink {
     return true;
   }
 
+  // The symbols are set up at the first sample: in a pipe the header features (the
+  // recorded kernel release among them) come as records before it.
+  Resolver& resolver() {
+    if (!resolver_) {
+      SymbolConfig sc = cfg_.symbols;
+      if (pd_.features().os_release) sc.recorded_os_release = *pd_.features().os_release;
+      symbols_ = std::make_unique<SymbolCache>(std::move(sc));
+      resolver_ = std::make_unique<Resolver>(
+          machine_, *symbols_,
+          ResolverOptions{.callchain = !cfg_.hide_call_graph, .max_stack = cfg_.max_stack});
+    }
+    return *resolver_;
+  }
+
   // symbol_conf.use_callchain: on unless -G, and off when no event records call chains
   // (perf_session__check_output_opt; in pipe mode the events are not known then, so it
   // stays on).
@@ -160,7 +182,7 @@ class ScriptSink : public EventSink {
     const TypeOutput& o = table_.of(evsel.attr);
     bool print_ip = o.fields & kIp;
     bool chain = print_ip && use_callchain() && s.has_callchain;
-    const ResolvedSample& rs = resolver_.resolve(s, &evsel, chain);
+    const ResolvedSample& rs = resolver().resolve(s, &evsel, chain);
     if (filters_.skip_thread(*rs.thread)) return;
     if (o.fields == 0) return;
     print_event(s, evsel, o, rs, period, chain);
@@ -269,7 +291,7 @@ class ScriptSink : public EventSink {
     if (f & kAddr) {
       out_.print("{:16x}", s.addr);
       if (addr_correlates_sym(evsel.attr)) {
-        Frame fr = resolver_.resolve_addr_fb(*rs.thread, s.cpumode(), s.addr);
+        Frame fr = resolver().resolve_addr_fb(*rs.thread, s.cpumode(), s.addr);
         if (f & kSym) {
           out_.put(' ');
           out_.write(fr.symbol_name());
@@ -316,8 +338,8 @@ class ScriptSink : public EventSink {
   OutBuffer& out_;
   Machine machine_;
   SessionBuilder builder_;
-  SymbolCache symbols_;
-  Resolver resolver_;
+  std::unique_ptr<SymbolCache> symbols_;
+  std::unique_ptr<Resolver> resolver_;
   ScriptStat stat_;
   std::string arch_ = "x86";
   bool type_ready_[kOutputTypes] = {};
@@ -347,9 +369,10 @@ Status run_script(PerfData& data, const ScriptConfig& config, OutBuffer& out, FI
   PerfData::ProcessOptions po;
   po.ordered = data.kind() == ContainerKind::kPipe || data.events().sample_id_all();
   ScriptSink sink(data, config, table, filters, out);
+  if (data.kind() != ContainerKind::kPipe) RETURN_IF_ERROR(sink.check_output());
   Status st = data.process(sink, po);
   out.flush();
-  if (config.verbose) print_symbol_sources(sink.resolver(), err);
+  if (config.verbose && sink.used_resolver()) print_symbol_sources(*sink.used_resolver(), err);
   if (!sink.status()) return sink.status();
   return st;
 }

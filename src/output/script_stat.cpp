@@ -2,6 +2,8 @@
 // (builtin-script.c process_stat_round_event → __process_stat), for every thread of the
 // THREAD_MAP and cpu of the CPU_MAP, as the STAT records left them
 // (stat.c perf_event__process_stat_event).
+#include <algorithm>
+
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/event_name.h"
 #include "script_internal.h"
@@ -87,7 +89,11 @@ void ScriptStat::on_user_record(const RecordView& r) {
       v.run = c.u64();
       const Evsel* ev = pd_.events().find_id(id);
       if (!c.ok() || !ev) break;
-      counts(ev->index, cpu, thread) = v;
+      // The record names a cpu; its counts live at that cpu's index in the cpu map
+      // (perf_cpu_map__idx); perf refuses a cpu outside the map.
+      auto it = std::find(cpus_.begin(), cpus_.end(), static_cast<int32_t>(cpu));
+      if (it == cpus_.end() || thread >= std::max<size_t>(threads_.size(), 1)) break;
+      counts(ev->index, it - cpus_.begin(), thread) = v;
       break;
     }
     case kRecordStatRound: {

@@ -61,6 +61,7 @@ Dso* DsoTable::findnew_module(std::string_view path) {
   d.short_name = short_name;
   d.space = DsoSpace::kKernel;
   d.is_module = true;
+  d.named_short = true;
   by_long_.emplace(d.long_name, &d);
   return &d;
 }

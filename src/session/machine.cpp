@@ -31,6 +31,12 @@ bool looks_like_module(std::string_view long_name) {
   return module_short_name(long_name).starts_with("[");
 }
 
+// dso.c dso__set_build_id().
+void set_build_id(Dso& d, Bytes id) {
+  d.build_id.assign(reinterpret_cast<const uint8_t*>(id.data()),
+                    reinterpret_cast<const uint8_t*>(id.data()) + id.size());
+}
+
 }  // namespace
 
 Machine::Machine() = default;
@@ -163,9 +169,7 @@ void Machine::process_mmap(const MmapEvent& e, uint8_t cpumode) {
   } else {
     m.dso = dsos_.findnew(filename);
   }
-  if (e.has_build_id)
-    m.dso->build_id.assign(reinterpret_cast<const uint8_t*>(e.build_id.data()),
-                           reinterpret_cast<const uint8_t*>(e.build_id.data()) + e.build_id.size());
+  if (e.has_build_id) set_build_id(*m.dso, e.build_id);
   thread->maps->insert_fixup(m);
 }
 
@@ -196,6 +200,7 @@ void Machine::process_kernel_mmap(const MmapEvent& e) {
     m.start = e.start;
     m.end = end;
     m.dso = dsos_.findnew_module(name);
+    if (e.has_build_id) set_build_id(*m.dso, e.build_id);
     kernel_maps_.insert(m);
     return;
   }
@@ -219,6 +224,8 @@ void Machine::process_kernel_mmap(const MmapEvent& e) {
     m.identity = true;
     kernel_maps_.insert(m);
     vmlinux_start_ = m.start;
+    // An MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID names the kernel's build-id.
+    if (e.has_build_id) set_build_id(*kernel, e.build_id);
     if (e.pgoff != 0) {
       size_t bracket = name.find(']');
       kernel_ref_ = KernelRef{std::string(name.substr(bracket + 1)), e.pgoff};

@@ -24,6 +24,10 @@ struct Dso {
   std::string short_name;  // basename, or "[module]" for kernel modules
   DsoSpace space = DsoSpace::kUser;
   bool is_module = false;
+  // Whether perf's dso->name (what script and report print) is the short name: a module first
+  // seen in a kernel MMAP is created under its "[name]" (machine.c
+  // machine__findnew_module_dso); one the build-id table named first keeps its path.
+  bool named_short = false;
   std::vector<uint8_t> build_id;  // empty when unknown
 };
 

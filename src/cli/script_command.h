@@ -1,0 +1,30 @@
+// `readperf script`: perf script's default output, -F field lists and sample filters.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}  // namespace CLI
+
+namespace readperf::cli {
+
+struct ScriptOptions {
+  std::string input = "perf.data";
+  std::string buildid_dir;  // the global --buildid-dir
+  std::vector<std::string> fields;
+  bool hide_call_graph = false;
+  std::string comms, pids, tids, cpu, time;
+  std::string symfs, kallsyms;
+  bool nanosecs = false;
+  bool no_demangle = false;
+  unsigned max_stack = 127;
+  int verbose = 0;
+};
+
+// Adds the `script` subcommand, its options stored in `opts`.
+CLI::App* add_script_command(CLI::App& app, ScriptOptions& opts);
+int run_script(const ScriptOptions& opts);
+
+}  // namespace readperf::cli
