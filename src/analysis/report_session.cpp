@@ -55,6 +55,7 @@ class ReportSink : public EventSink {
       if (h) h->finish();
     }
     data_.owner = state_;
+    data_.resolver = &state_->resolver;
     return std::move(data_);
   }
 

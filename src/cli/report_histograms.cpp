@@ -11,6 +11,7 @@
 #include "readperf/output/event_name.h"
 #include "readperf/output/header_printer.h"
 #include "readperf/output/report_printer.h"
+#include "readperf/output/symbol_sources.h"
 #include "report_command.h"
 
 namespace readperf::cli {
@@ -211,6 +212,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
 
   Result<ReportData> data = run_report_session(pd, setup);
   if (!data) return fail(data.error().message());
+  if (opts.verbose > 0 && data->resolver) print_symbol_sources(*data->resolver, stderr);
 
   size_t nr_entries = 0;
   for (const auto& h : data->hists) nr_entries += h ? h->entries().size() : 0;

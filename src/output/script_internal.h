@@ -80,6 +80,6 @@ class ScriptStat {
 void print_data_src(OutBuffer& out, uint64_t data_src);
 
 // -v: every binary looked for, where, and what came of it (on `err`).
-void print_symbol_sources(const Resolver& resolver, FILE* err);
+// print_symbol_sources(): readperf/output/symbol_sources.h
 
 }  // namespace readperf

@@ -14,6 +14,7 @@
 #include "readperf/output/event_name.h"
 #include "readperf/session/session_builder.h"
 #include "script_fields.h"
+#include "readperf/output/symbol_sources.h"
 #include "script_internal.h"
 
 namespace readperf {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "readperf/analysis/resolver.h"
+#include "readperf/output/symbol_sources.h"
 #include "script_internal.h"
 
 namespace readperf {

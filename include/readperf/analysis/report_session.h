@@ -19,6 +19,8 @@
 
 namespace readperf {
 
+class Resolver;
+
 // symbol_conf.comm_list, dso_list, sym_list: entries outside them are kept (they count in
 // the totals) but not shown.
 struct ReportFilters {
@@ -41,6 +43,9 @@ struct ReportData {
   uint64_t total_lost_samples = 0;            // evlist->stats.total_lost_samples
   // The Machine and symbol tables the entries point into (threads, DSOs, symbols).
   std::shared_ptr<void> owner;
+  // The resolver that found them, for `-v`'s account of where symbols came from; lives as
+  // long as `owner`.
+  const Resolver* resolver = nullptr;
 };
 
 Result<ReportData> run_report_session(PerfData& data, const ReportSetup& setup);
