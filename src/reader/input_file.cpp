@@ -52,13 +52,20 @@ void MappedFile::release_before(uint64_t offset) {
   released_ = end;
 }
 
+void MappedFile::release_range(uint64_t offset, uint64_t size) {
+  if (!data_ || offset >= size_) return;
+  uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  uint64_t begin = (offset + page - 1) / page * page;  // whole pages only
+  uint64_t end = std::min<uint64_t>(size_, offset + std::min<uint64_t>(size, size_ - offset));
+  end = end / page * page;
+  if (end > begin) madvise(static_cast<char*>(data_) + begin, end - begin, MADV_DONTNEED);
+}
+
 Result<std::unique_ptr<StreamInput>> StreamInput::open(const std::string& path) {
   if (path == "-") return std::make_unique<StreamInput>(0, "pipe");
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return make_error(fmt::format("cannot open: {}", std::strerror(errno)));
-  auto s = std::make_unique<StreamInput>(fd, "pipe");
-  s->owned_ = true;
-  return s;
+  return std::make_unique<StreamInput>(fd, "pipe", /*owned=*/true);
 }
 
 StreamInput::~StreamInput() {

@@ -20,7 +20,7 @@ namespace {
 // perf's session.c reads a directory's data files 2 MB at a time, in turn.
 constexpr uint64_t kDirSliceBytes = 2 * 1024 * 1024;
 // How often (in bytes read) to give mapped pages behind the reader back to the kernel.
-constexpr uint64_t kReleaseStep = 8 * 1024 * 1024;
+constexpr uint64_t kReleaseStep = 2 * 1024 * 1024;
 
 Error record_error(const RecordView& r, uint64_t offset, std::string_view what) {
   return Error(fmt::format("record type {} ({}) size {}: {}", r.type, record_type_name(r.type),
@@ -60,6 +60,7 @@ struct DataReader {
 struct PerfData::Impl {
   std::vector<std::unique_ptr<MappedFile>> files;
   std::unique_ptr<StreamInput> stream;
+  std::vector<std::byte> owned;  // the bytes of open_bytes()
   Bytes pipe_bytes;  // a regular file holding a pipe-mode stream
   std::vector<DataReader> readers;
   OrderedQueue queue;
@@ -94,23 +95,7 @@ Result<std::unique_ptr<PerfData>> PerfData::open(const std::string& path) {
   if (is_stream) {
     auto s = StreamInput::open(path);
     if (!s) return with_path(s.error());
-    std::byte buf[kPipeHeaderSize];
-    auto got = (*s)->read_exact(buf, sizeof buf);
-    if (!got) return with_path(got.error());
-    // A file header is longer than these 16 bytes: parse them zero-padded, so that a file
-    // recording sent down a pipe is refused as such, not as a truncated header.
-    std::byte padded[kFileHeaderSize] = {};
-    std::memcpy(padded, buf, *got);
-    auto h = parse_file_header(Bytes(padded, *got < kPipeHeaderSize ? *got : kFileHeaderSize));
-    if (!h) return with_path(h.error());
-    if (!h->is_pipe) {
-      return with_path(Error("a stream must hold a pipe-mode recording (perf record -o -)", 8));
-    }
-    pd->header_ = *h;
-    pd->kind_ = ContainerKind::kPipe;
-    pd->impl_->stream = std::move(*s);
-    pd->source_names_.push_back("pipe");
-    return pd;
+    return open_stream_input(std::move(pd), std::move(*s));
   }
 
   std::error_code ec;
@@ -157,7 +142,62 @@ Result<std::unique_ptr<PerfData>> PerfData::open(const std::string& path) {
   auto f = MappedFile::open(path);
   if (!f) return with_path(f.error());
   Bytes bytes = (*f)->bytes();
+  MappedFile* file = f->get();
   pd->impl_->files.push_back(std::move(*f));
+  return open_image(std::move(pd), bytes, file);
+}
+
+Result<std::unique_ptr<PerfData>> PerfData::open_bytes(std::vector<std::byte> bytes,
+                                                       const std::string& name) {
+  std::unique_ptr<PerfData> pd(new PerfData());
+  pd->impl_ = std::make_unique<Impl>();
+  pd->path_ = name;
+  // Moving a vector keeps its buffer, so `view` stays valid in impl_->owned.
+  Bytes view(bytes.data(), bytes.size());
+  pd->impl_->owned = std::move(bytes);
+  return open_image(std::move(pd), view, nullptr);
+}
+
+Result<std::unique_ptr<PerfData>> PerfData::open_stream(int fd, const std::string& name) {
+  std::unique_ptr<PerfData> pd(new PerfData());
+  pd->impl_ = std::make_unique<Impl>();
+  pd->path_ = name;
+  return open_stream_input(std::move(pd), std::make_unique<StreamInput>(fd, "pipe", true));
+}
+
+// A stream: the 16-byte pipe header, then records read in order by process().
+Result<std::unique_ptr<PerfData>> PerfData::open_stream_input(std::unique_ptr<PerfData> pd,
+                                                              std::unique_ptr<StreamInput> s) {
+  const std::string path = pd->path_;
+  auto with_path = [&](const Error& e) {
+    return tl::unexpected(Error(fmt::format("{}: {}", path, e.what()), e.offset()));
+  };
+  std::byte buf[kPipeHeaderSize];
+  auto got = s->read_exact(buf, sizeof buf);
+  if (!got) return with_path(got.error());
+  // A file header is longer than these 16 bytes: parse them zero-padded, so that a file
+  // recording sent down a pipe is refused as such, not as a truncated header.
+  std::byte padded[kFileHeaderSize] = {};
+  std::memcpy(padded, buf, *got);
+  auto h = parse_file_header(Bytes(padded, *got < kPipeHeaderSize ? *got : kFileHeaderSize));
+  if (!h) return with_path(h.error());
+  if (!h->is_pipe) {
+    return with_path(Error("a stream must hold a pipe-mode recording (perf record -o -)", 8));
+  }
+  pd->header_ = *h;
+  pd->kind_ = ContainerKind::kPipe;
+  pd->impl_->stream = std::move(s);
+  pd->source_names_.push_back("pipe");
+  return pd;
+}
+
+// A whole recording in memory (mapped or owned): a file, or a pipe-mode stream saved to one.
+Result<std::unique_ptr<PerfData>> PerfData::open_image(std::unique_ptr<PerfData> pd,
+                                                       Bytes bytes, MappedFile* file) {
+  const std::string path = pd->path_;
+  auto with_path = [&](const Error& e) {
+    return tl::unexpected(Error(fmt::format("{}: {}", path, e.what()), e.offset()));
+  };
   auto h = parse_file_header(bytes);
   if (!h) return with_path(h.error());
   if (h->is_pipe) {
@@ -168,10 +208,12 @@ Result<std::unique_ptr<PerfData>> PerfData::open(const std::string& path) {
     return pd;
   }
   if (Status s = pd->open_file(path, bytes); !s) return with_path(s.error());
+  // The feature sections after the data were read whole; give their pages back.
+  pd->impl_->files.back()->release_range(pd->header_.feature_table_offset(), bytes.size());
   pd->source_names_.push_back(path);
-  pd->impl_->readers.push_back(
-      DataReader(bytes.subspan(pd->header_.data.offset, pd->header_.data.size),
-                 pd->header_.data.offset, 0, pd->impl_->files.back().get()));
+  pd->impl_->readers.push_back(DataReader(
+      bytes.subspan(pd->header_.data.offset, pd->header_.data.size), pd->header_.data.offset, 0,
+      file));
   return pd;
 }
 
@@ -262,6 +304,9 @@ Status PerfData::read_feature_sections(Bytes file) {
     if (!st && perf_stops_on_error(feat)) features_.stopped_at.emplace(feat, st.error());
   }
   apply_event_desc_names(features_, events_);
+  if (auto td = features_.raw.find(kFeatTracingData); td != features_.raw.end()) {
+    set_tracing_data(td->second);
+  }
   return {};
 }
 
@@ -483,6 +528,7 @@ Status PerfData::process(EventSink& sink, const ProcessOptions& options) {
       if (skip) {
         // Data carried after the record (tracing data, AUX): read past it.
         bool aux = r.type == kRecordAuxtrace;
+        bool tracing = r.type == kRecordHeaderTracingData;
         std::vector<std::byte> aux_data;  // AUX data read from the stream, for the sink
         Bytes carried;
         if (im.stream) {
@@ -492,7 +538,7 @@ Status PerfData::process(EventSink& sink, const ProcessOptions& options) {
             size_t n = std::min<uint64_t>(left, sink_buf.size());
             auto g = im.stream->read_exact(sink_buf.data(), n);
             if (!g) return tl::unexpected(g.error());
-            if (aux) aux_data.insert(aux_data.end(), sink_buf.data(), sink_buf.data() + *g);
+            if (aux || tracing) aux_data.insert(aux_data.end(), sink_buf.data(), sink_buf.data() + *g);
             if (*g < n) break;
             left -= n;
           }
@@ -504,6 +550,10 @@ Status PerfData::process(EventSink& sink, const ProcessOptions& options) {
           carried = im.pipe_bytes.subspan(head, skip);
         }
         if (aux) sink.on_auxtrace_data(r, carried);
+        if (tracing) {
+          set_tracing_data(carried);
+          sink.on_tracing_data(r, carried);
+        }
         head += skip;
       }
       RETURN_IF_ERROR(im.drain_decompressed(*this, reader, r.file_offset));

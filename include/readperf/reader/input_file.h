@@ -26,6 +26,9 @@ class MappedFile {
   // Tells the kernel the pages before `offset` will not be read again, so resident memory
   // stays flat however large the file. Nothing may point there any more.
   void release_before(uint64_t offset);
+  // The same for the pages of [offset, offset + size) (the header and feature sections, read
+  // once when the file is opened).
+  void release_range(uint64_t offset, uint64_t size);
 
  private:
   MappedFile() = default;
@@ -38,7 +41,9 @@ class MappedFile {
 // A sequential byte stream (a pipe). read_exact() fills the buffer or reports how much it got.
 class StreamInput {
  public:
-  explicit StreamInput(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
+  // `owned`: the descriptor is closed with the StreamInput.
+  StreamInput(int fd, std::string name, bool owned = false)
+      : fd_(fd), owned_(owned), name_(std::move(name)) {}
   static Result<std::unique_ptr<StreamInput>> open(const std::string& path);
   ~StreamInput();
   // Reads exactly n bytes into out; returns the number read (< n only at end of stream).
