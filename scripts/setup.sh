@@ -12,9 +12,11 @@ packages=(
   cmake ninja-build g++ pkg-config         # the toolchain
   libfmt-dev libcli11-dev libexpected-dev  # formatting, the command line, tl::expected
   libzstd-dev                              # PERF_RECORD_COMPRESSED
+  libtraceevent-dev                        # tracepoint formats (perf script)
   libelf-dev libdw-dev zlib1g-dev          # symbols: ELF, DWARF, compressed sections
   libgtest-dev libgmock-dev libbenchmark-dev  # tests and benchmarks
   python3 gzip diffutils                   # the golden and conformance runners
+  clang libclang-rt-14-dev llvm-14         # fuzz targets: libFuzzer, symbolized reports
 )
 
 missing=()

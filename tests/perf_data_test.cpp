@@ -202,7 +202,7 @@ TEST(PerfData, FifoWithFileHeaderIsRefused) {
   ReadResult r = ReadPath(fifo);
   writer.join();
   EXPECT_FALSE(r.opened);
-  EXPECT_EQ(r.error, fmt::format("offset 0x8: {}: a stream must hold a pipe-mode recording "
+  EXPECT_EQ(r.error, fmt::format("{}: offset 0x8: a stream must hold a pipe-mode recording "
                                  "(perf record -o -)",
                                  fifo));
 }

@@ -3,10 +3,14 @@
 //   readperf [--buildid-dir DIR] report -D|--header-only [-I]|--stats [-i FILE|-]
 //   readperf [--buildid-dir DIR] report [--stdio] [--no-children] [--sort KEYS] [-i FILE|-]
 //   readperf [--buildid-dir DIR] script [-F FIELDS] [-G] [--comms ..] [--time A,B] [-i FILE|-]
+//   readperf stat report [-i FILE|-]
+//   readperf [--buildid-dir DIR] export --format collapsed [--pid] [--kernel] [-o FILE] [-i FILE|-]
 #include <CLI/CLI.hpp>
 
+#include "export_command.h"
 #include "report_command.h"
 #include "script_command.h"
+#include "stat_command.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"readperf: reads perf.data recordings"};
@@ -45,6 +49,11 @@ int main(int argc, char** argv) {
 
   readperf::cli::ScriptOptions script;
   CLI::App* scr = readperf::cli::add_script_command(app, script);
+  readperf::cli::StatOptions stat;
+  CLI::App* stat_cmd = readperf::cli::add_stat_command(app, stat);
+
+  readperf::cli::ExportOptions exp;
+  CLI::App* ex = readperf::cli::add_export_command(app, exp);
 
   CLI11_PARSE(app, argc, argv);
   report.buildid_dir = buildid_dir;
@@ -58,5 +67,8 @@ int main(int argc, char** argv) {
   if (rep->parsed()) return readperf::cli::run_report(report);
   script.buildid_dir = buildid_dir;
   if (scr->parsed()) return readperf::cli::run_script(script);
+  if (stat_cmd->parsed()) return readperf::cli::run_stat_report(stat);
+  exp.buildid_dir = buildid_dir;
+  if (ex->parsed()) return readperf::cli::run_export(exp);
   return 2;
 }

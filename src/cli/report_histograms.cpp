@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "kernel_prefetch.h"
 #include "readperf/analysis/report_session.h"
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/event_name.h"
@@ -200,6 +201,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   if (!opts.buildid_dir.empty()) setup.symbols.buildid_dir = opts.buildid_dir;
   if (!opts.kallsyms.empty()) setup.symbols.kallsyms = opts.kallsyms;
   setup.symbols.recorded_os_release = pd.features().os_release.value_or("");
+  prefetch_kernel_symbols(pd, setup.symbols);
   po.dso_filter = !setup.filters.dsos.empty();
 
   if (opts.header) {

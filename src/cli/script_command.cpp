@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "kernel_prefetch.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/output/script_printer.h"
 #include "readperf/reader/perf_data.h"
@@ -85,6 +86,7 @@ int run_script(const ScriptOptions& o) {
     fmt::print(stderr, "readperf: {}\n", data.error().message());
     return 1;
   }
+  prefetch_kernel_symbols(**data, cfg.symbols);
   OutBuffer out(stdout);
   Status st = readperf::run_script(**data, cfg, out, stderr);
   out.flush();

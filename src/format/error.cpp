@@ -5,8 +5,9 @@
 namespace readperf {
 
 std::string Error::message() const {
-  if (offset_ == kNoOffset) return what_;
-  return fmt::format("offset {:#x}: {}", offset_, what_);
+  std::string where = file_.empty() ? "" : file_ + ": ";
+  if (offset_ == kNoOffset) return where + what_;
+  return fmt::format("{}offset {:#x}: {}", where, offset_, what_);
 }
 
 }  // namespace readperf

@@ -33,6 +33,15 @@ struct fmt::formatter<readperf::AltHex> : fmt::formatter<std::string_view> {
 
 namespace readperf {
 
+// What formatting AltHex{v} writes, by hand for the per-record lines.
+inline void write_alt_hex(OutBuffer& out, uint64_t v) {
+  if (v == 0) {
+    out.put('0');
+  } else {
+    out.alt_hex(v);
+  }
+}
+
 // debug.c trace_event(): the ". ... raw event" hex and character dump of a record.
 void print_raw_event(OutBuffer& out, Bytes record);
 

@@ -128,11 +128,21 @@ class DumpSink : public EventSink {
       out_.write("-1 -1 ");
     } else {
       uint64_t t = events.combined_sample_type();
-      if (t & kSampleCpu) out_.print("{} ", s.cpu);
-      if (t & kSampleTime) out_.print("{} ", s.time);
+      if (t & kSampleCpu) {
+        out_.dec(s.cpu);
+        out_.put(' ');
+      }
+      if (t & kSampleTime) {
+        out_.dec(s.time);
+        out_.put(' ');
+      }
     }
-    out_.print("{} [{:#x}]: PERF_RECORD_{}", AltHex{r.file_offset}, r.size,
-               perf_event_name(r.type));
+    // "{} [{:#x}]: PERF_RECORD_{}" with the offset as AltHex.
+    write_alt_hex(out_, r.file_offset);
+    out_.write(" [");
+    out_.alt_hex(r.size);
+    out_.write("]: PERF_RECORD_");
+    out_.write(perf_event_name(r.type));
   }
 
   void on_sample(const RecordView& r, const Sample& s, const Evsel& evsel) {

@@ -50,8 +50,16 @@ void print_callchain(OutBuffer& out, const Evsel& evsel, const Sample& s) {
       }
     }
   }
-  out.print("... FP chain: nr:{}\n", ips.size());
-  for (size_t i = 0; i < ips.size(); ++i) out.print("..... {:2d}: {:016x}\n", i, ips[i]);
+  out.write("... FP chain: nr:");
+  out.dec(ips.size());
+  out.put('\n');
+  for (size_t i = 0; i < ips.size(); ++i) {  // "..... {:2d}: {:016x}\n"
+    out.write("..... ");
+    out.dec(i, 2);
+    out.write(": ");
+    out.hex(ips[i], 16);
+    out.put('\n');
+  }
 }
 
 void print_branch_stack(OutBuffer& out, const BranchStack& b, bool callstack) {
@@ -130,8 +138,20 @@ void print_sample_read(OutBuffer& out, const Sample& s, uint64_t read_format) {
 
 void print_sample(OutBuffer& out, const Evsel& evsel, const RecordView& r, const Sample& s,
                   std::string_view arch) {
-  out.print("(IP, 0x{:x}): {}/{}: {} period: {} addr: {}\n", r.misc, s.pid, s.tid, AltHex{s.ip},
-            s.period, AltHex{s.addr});
+  // "(IP, 0x{:x}): {}/{}: {} period: {} addr: {}\n", the addresses as AltHex.
+  out.write("(IP, ");
+  out.alt_hex(r.misc);
+  out.write("): ");
+  out.dec(s.pid);
+  out.put('/');
+  out.dec(s.tid);
+  out.write(": ");
+  write_alt_hex(out, s.ip);
+  out.write(" period: ");
+  out.dec(s.period);
+  out.write(" addr: ");
+  write_alt_hex(out, s.addr);
+  out.put('\n');
   uint64_t t = evsel.attr.sample_type;
   if (t & kSampleCallchain) print_callchain(out, evsel, s);
   if ((t & kSampleBranchStack) && evsel.attr.branch_sample_type != 0) {

@@ -16,6 +16,7 @@
 #include "script_fields.h"
 #include "readperf/output/symbol_sources.h"
 #include "script_internal.h"
+#include "script_trace.h"
 
 namespace readperf {
 
@@ -59,8 +60,11 @@ class ScriptSink : public EventSink {
         filters_(f),
         out_(out),
         builder_(machine_, pd.order()),
-        stat_(pd, out) {
+        stat_(pd, out),
+        trace_(pd) {
     builder_.begin(pd.features());
+    trace_.set_kernel_lookup(
+        [this](const Thread& t, uint64_t addr) { return kernel_symbol(resolver(), t, addr); });
     if (pd.features().arch) arch_ = std::string(normalize_arch(*pd.features().arch));
   }
 
@@ -199,7 +203,10 @@ class ScriptSink : public EventSink {
       }
     }
     if ((f & kPid) && (f & kTid)) {
-      out_.print("{:5}/{:<5} ", s.pid, s.tid);
+      out_.dec(s.pid, 5);  // "{:5}/{:<5} "
+      out_.put('/');
+      out_.dec(s.tid, 5, /*left=*/true);
+      out_.put(' ');
     } else if (f & kPid) {
       out_.print("{:5} ", s.pid);
     } else if (f & kTid) {
@@ -229,10 +236,18 @@ class ScriptSink : public EventSink {
       if (cfg_.nanosecs) {
         out_.print("{:5}.{:09}: ", secs, nsecs);
       } else {
-        // time-utils.c timestamp__scnprintf_usec() in "%12s".
-        char buf[48];
-        auto end = fmt::format_to_n(buf, sizeof(buf), "{}.{:06}", secs, nsecs / 1000).out;
-        out_.print("{:>12}: ", std::string_view(buf, end - buf));
+        // time-utils.c timestamp__scnprintf_usec() in "%12s": "{}.{:06}" right-aligned.
+        uint64_t usecs = nsecs / 1000;
+        size_t digits = 1;
+        for (uint64_t v = secs; v >= 10; v /= 10) ++digits;
+        out_.pad(' ', digits + 7, 12);
+        out_.dec(secs);
+        out_.put('.');
+        size_t usec_digits = 1;
+        for (uint64_t v = usecs; v >= 10; v /= 10) ++usec_digits;
+        out_.pad('0', usec_digits, 6);
+        out_.dec(usecs);
+        out_.write(": ");
       }
     }
   }
@@ -241,24 +256,36 @@ class ScriptSink : public EventSink {
   void print_sym(const Frame& fr, unsigned opts) {
     out_.put(' ');
     out_.write(fr.symbol_name());
-    if (fr.sym && (opts & kPrintSymoffset)) out_.print("+{:#x}", fr.symoff());
+    if (fr.sym && (opts & kPrintSymoffset)) {
+      out_.write("+0x");  // "+{:#x}"
+      out_.hex(fr.symoff());
+    }
+  }
+
+  void print_dso(std::string_view name) {  // " ({})"
+    out_.write(" (");
+    out_.write(name);
+    out_.put(')');
   }
 
   // evsel_fprintf.c sample__fprintf_sym() / sample__fprintf_callchain().
   void print_ip(const Sample& s, const ResolvedSample& rs, unsigned opts, bool chain) {
     if (chain) {
       for (const Frame& fr : rs.callchain) {
-        if (opts & kPrintIp) out_.print("\t{:16x}", fr.chain_ip());
+        if (opts & kPrintIp) {
+          out_.put('\t');  // "\t{:16x}"
+          out_.hex(fr.chain_ip(), 16, ' ');
+        }
         if (opts & kPrintSym) print_sym(fr, opts);
-        if ((opts & kPrintDso) && !fr.inlined) out_.print(" ({})", fr.dso_name());
+        if ((opts & kPrintDso) && !fr.inlined) print_dso(fr.dso_name());
         if (fr.inlined) out_.write(" (inlined)");
         out_.put('\n');
       }
       return;
     }
-    if (opts & kPrintIp) out_.print("{:16x}", s.ip);
+    if (opts & kPrintIp) out_.hex(s.ip, 16, ' ');  // "{:16x}"
     if (opts & kPrintSym) print_sym(rs.self, opts);
-    if (opts & kPrintDso) out_.print(" ({})", rs.self.dso_name());
+    if (opts & kPrintDso) print_dso(rs.self.dso_name());
   }
 
   void print_regs(const RegsDump& regs, uint64_t mask) {
@@ -279,16 +306,16 @@ class ScriptSink : public EventSink {
                    const ResolvedSample& rs, uint64_t period, bool chain) {
     uint64_t f = o.fields;
     print_start(s, evsel, f, rs);
-    if (f & kPeriod) out_.print("{:10} ", period);
+    if (f & kPeriod) {
+      out_.dec(period, 10);  // "{:10} "
+      out_.put(' ');
+    }
     if (f & kEvname) {
       if (!name_width_) name_width_ = max_name_len();
       const std::string& name = event_name_of(evsel);
       out_.print("{:>{}}: ", name, name_width_);
     }
-    if ((f & kTrace) && s.raw_size) {
-      // The tracepoint's formatted fields (event_format__fprintf) are the tracepoint
-      // issue's; nothing is printed for them yet.
-    }
+    if ((f & kTrace) && s.raw_size) trace_.print(s, evsel, *rs.thread, out_);
     if (f & kAddr) {
       out_.print("{:16x}", s.addr);
       if (addr_correlates_sym(evsel.attr)) {
@@ -342,6 +369,7 @@ class ScriptSink : public EventSink {
   std::unique_ptr<SymbolCache> symbols_;
   std::unique_ptr<Resolver> resolver_;
   ScriptStat stat_;
+  ScriptTrace trace_;
   std::string arch_ = "x86";
   bool type_ready_[kOutputTypes] = {};
   int name_width_ = 0;

@@ -21,18 +21,21 @@ Result<std::vector<int>> parse_cpu_list(std::string_view list) {
   if (*p != '\0' && !is_digit(*p)) return make_error(fmt::format("bad cpu list '{}'", list));
   std::set<int> seen;
   std::vector<int> cpus;
-  constexpr unsigned long kIntMax = 0x7fffffff;
+  // perf 6.1 takes any cpu below INT_MAX, so "0-2147483646" in a damaged NUMA_TOPOLOGY
+  // section had readperf build a set of two billion cpus; newer libperf (whose struct perf_cpu
+  // holds an int16_t) refuses cpus from INT16_MAX up, as readperf does, far above any machine.
+  constexpr unsigned long kMaxCpu = 0x7fff;
   while (is_digit(*p)) {
     char* end = nullptr;
     unsigned long start = std::strtoul(p, &end, 0);
-    if (start >= kIntMax || (*end != '\0' && *end != ',' && *end != '-')) {
+    if (start >= kMaxCpu || (*end != '\0' && *end != ',' && *end != '-')) {
       return make_error(fmt::format("bad cpu list '{}'", list));
     }
     unsigned long last = start;
     if (*end == '-') {
       p = end + 1;
       last = std::strtoul(p, &end, 0);
-      if (last >= kIntMax || (*end != '\0' && *end != ',') || last < start) {
+      if (last >= kMaxCpu || (*end != '\0' && *end != ',') || last < start) {
         return make_error(fmt::format("bad cpu list '{}'", list));
       }
     }

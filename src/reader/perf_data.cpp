@@ -67,6 +67,7 @@ struct PerfData::Impl {
   EventSink* sink = nullptr;
   ProcessOptions options;
   Sample sample;  // reused for every delivery
+  uint32_t current_source = 0;  // the data file being read, for error messages
 
   Status handle(PerfData& pd, const RecordView& r, bool transient, DataReader* reader,
                 uint64_t* skip);
@@ -87,7 +88,7 @@ Result<std::unique_ptr<PerfData>> PerfData::open(const std::string& path) {
   pd->impl_ = std::make_unique<Impl>();
   pd->path_ = path;
   auto with_path = [&](const Error& e) {
-    return tl::unexpected(Error(fmt::format("{}: {}", path, e.what()), e.offset()));
+    return tl::unexpected(e.in_file(path));
   };
 
   struct stat st;
@@ -103,13 +104,12 @@ Result<std::unique_ptr<PerfData>> PerfData::open(const std::string& path) {
     // perf record --threads: perf.data/data holds the header, data.N the per-thread data.
     std::string main = path + "/data";
     auto f = MappedFile::open(main);
-    if (!f) return tl::unexpected(Error(fmt::format("{}: {}", main, f.error().what())));
+    if (!f) return tl::unexpected(f.error().in_file(main));
     Bytes bytes = (*f)->bytes();
     pd->impl_->files.push_back(std::move(*f));
     pd->kind_ = ContainerKind::kDirectory;
     if (Status s = pd->open_file(main, bytes); !s) {
-      return tl::unexpected(Error(fmt::format("{}: {}", main, s.error().what()),
-                                  s.error().offset()));
+      return tl::unexpected(s.error().in_file(main));
     }
     pd->source_names_.push_back(main);
     DataReader main_reader(bytes.subspan(pd->header_.data.offset, pd->header_.data.size),
@@ -128,7 +128,7 @@ Result<std::unique_ptr<PerfData>> PerfData::open(const std::string& path) {
     std::sort(parts.begin(), parts.end());
     for (auto& [n, part] : parts) {
       auto pf = MappedFile::open(part);
-      if (!pf) return tl::unexpected(Error(fmt::format("{}: {}", part, pf.error().what())));
+      if (!pf) return tl::unexpected(pf.error().in_file(part));
       Bytes b = (*pf)->bytes();
       pd->impl_->files.push_back(std::move(*pf));
       if (b.empty()) continue;  // perf skips empty data files
@@ -170,7 +170,7 @@ Result<std::unique_ptr<PerfData>> PerfData::open_stream_input(std::unique_ptr<Pe
                                                               std::unique_ptr<StreamInput> s) {
   const std::string path = pd->path_;
   auto with_path = [&](const Error& e) {
-    return tl::unexpected(Error(fmt::format("{}: {}", path, e.what()), e.offset()));
+    return tl::unexpected(e.in_file(path));
   };
   std::byte buf[kPipeHeaderSize];
   auto got = s->read_exact(buf, sizeof buf);
@@ -196,7 +196,7 @@ Result<std::unique_ptr<PerfData>> PerfData::open_image(std::unique_ptr<PerfData>
                                                        Bytes bytes, MappedFile* file) {
   const std::string path = pd->path_;
   auto with_path = [&](const Error& e) {
-    return tl::unexpected(Error(fmt::format("{}: {}", path, e.what()), e.offset()));
+    return tl::unexpected(e.in_file(path));
   };
   auto h = parse_file_header(bytes);
   if (!h) return with_path(h.error());
@@ -209,7 +209,7 @@ Result<std::unique_ptr<PerfData>> PerfData::open_image(std::unique_ptr<PerfData>
   }
   if (Status s = pd->open_file(path, bytes); !s) return with_path(s.error());
   // The feature sections after the data were read whole; give their pages back.
-  pd->impl_->files.back()->release_range(pd->header_.feature_table_offset(), bytes.size());
+  if (file) file->release_range(pd->header_.feature_table_offset(), bytes.size());
   pd->source_names_.push_back(path);
   pd->impl_->readers.push_back(DataReader(
       bytes.subspan(pd->header_.data.offset, pd->header_.data.size), pd->header_.data.offset, 0,
@@ -471,6 +471,15 @@ Status PerfData::Impl::drain_decompressed(PerfData& pd, DataReader& reader,
 }
 
 Status PerfData::process(EventSink& sink, const ProcessOptions& options) {
+  Status st = process_records(sink, options);
+  if (st) return st;
+  // Name the file the error is in, as open() does: a directory's data file, else the input.
+  const std::string& name =
+      kind_ == ContainerKind::kDirectory ? source_names_[impl_->current_source] : path_;
+  return tl::unexpected(st.error().in_file(name));
+}
+
+Status PerfData::process_records(EventSink& sink, const ProcessOptions& options) {
   Impl& im = *impl_;
   im.sink = &sink;
   im.options = options;
@@ -569,6 +578,7 @@ Status PerfData::process(EventSink& sink, const ProcessOptions& options) {
   size_t i = 0;
   while (active > 0) {
     DataReader& rd = im.readers[i];
+    im.current_source = rd.source;
     if (rd.done) {
       i = (i + 1) % im.readers.size();
       continue;

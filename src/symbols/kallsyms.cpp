@@ -2,15 +2,19 @@
 
 #include <fmt/format.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <sstream>
+#include <future>
+#include <mutex>
+#include <span>
 
 namespace readperf {
 
@@ -90,13 +94,6 @@ bool is_function_or_alias(char type) {
   return t == 'T' || t == 'W' || type == 'A';
 }
 
-Result<std::string> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(fmt::format("{}: {}", path, std::strerror(errno)));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 bool exists(const std::string& path) { return access(path.c_str(), F_OK) == 0; }
 
@@ -112,7 +109,43 @@ std::pair<uint64_t, uint64_t> KernelSymbols::kernel_range() const {
   return {kernel.symbols().front().start, kernel.symbols().back().end};
 }
 
-Result<KernelSymbols> parse_kallsyms(std::string_view text, const std::optional<RefRelocSym>& ref) {
+Result<std::string> read_whole_file(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return make_error(fmt::format("{}: {}", path, std::strerror(errno)));
+  std::string text;
+  struct stat st;
+  // /proc files say 0; start with room for a typical /proc/kallsyms then.
+  size_t cap = ::fstat(fd, &st) == 0 && st.st_size > 0 ? static_cast<size_t>(st.st_size) + 1
+                                                       : size_t{8} << 20;
+  text.resize(cap);
+  size_t len = 0;
+  while (true) {
+    if (len == text.size()) text.resize(text.size() * 2);
+    ssize_t n = ::read(fd, text.data() + len, text.size() - len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int err = errno;
+      ::close(fd);
+      return make_error(fmt::format("{}: {}", path, std::strerror(err)));
+    }
+    if (n == 0) break;
+    len += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  text.resize(len);
+  return text;
+}
+
+namespace {
+
+// The relocation reference names perf writes ("[kernel.kallsyms]_text", older "_stext"),
+// whose addresses a prefetch notes while it parses.
+constexpr std::array<std::string_view, 2> kCommonRefs = {"_text", "_stext"};
+
+// parse_kallsyms() that also notes the first function (or alias) address of each of `notes`.
+Result<KernelSymbols> parse_noting(std::string_view text, const std::optional<RefRelocSym>& ref,
+                                   std::span<const std::string_view> notes,
+                                   std::optional<uint64_t>* noted) {
   KernelSymbols out;
   SymbolTableBuilder all;
   std::optional<uint64_t> ref_addr;
@@ -122,6 +155,9 @@ Result<KernelSymbols> parse_kallsyms(std::string_view text, const std::optional<
     // kallsyms__get_function_start(): the first function (or 'A' alias) of that name.
     if (ref && !ref_addr && is_function_or_alias(l.type) && l.name == ref->name) {
       ref_addr = l.addr;
+    }
+    for (size_t i = 0; i < notes.size(); ++i) {
+      if (!noted[i] && l.name == notes[i] && is_function_or_alias(l.type)) noted[i] = l.addr;
     }
     if (!wanted(l.type)) return;
     if (!l.name.empty() && l.name[0] == '$') return;  // ARM module local symbols
@@ -163,10 +199,89 @@ Result<KernelSymbols> parse_kallsyms(std::string_view text, const std::optional<
   return out;
 }
 
+// A file read and parsed ahead of need, with no reference (delta 0).
+struct Prefetched {
+  Result<std::string> text;
+  Result<KernelSymbols> parsed = KernelSymbols{};
+  std::array<std::optional<uint64_t>, kCommonRefs.size()> ref_addrs;
+};
+
+Prefetched read_and_parse(const std::string& path) {
+  Prefetched p;
+  p.text = read_whole_file(path);
+  if (p.text) p.parsed = parse_noting(*p.text, std::nullopt, kCommonRefs, p.ref_addrs.data());
+  return p;
+}
+
+// What the prefetch gives for `ref`: what parse_kallsyms(text, ref) gives. The common case,
+// a table of the recording's boot (delta 0), is the prefetched parse itself; another delta
+// moves every kernel symbol, and is parsed again.
+Result<KernelSymbols> settle(Prefetched p, const std::optional<RefRelocSym>& ref) {
+  if (!p.text) return tl::unexpected(p.text.error());
+  if (!p.parsed || !ref) return std::move(p.parsed);
+  std::optional<uint64_t> ref_addr;
+  auto common = std::find(kCommonRefs.begin(), kCommonRefs.end(), ref->name);
+  if (common != kCommonRefs.end()) {
+    ref_addr = p.ref_addrs[static_cast<size_t>(common - kCommonRefs.begin())];
+  } else {
+    std::string_view name = ref->name;
+    parse_noting(*p.text, std::nullopt, std::span(&name, 1), &ref_addr);
+  }
+  if (!ref_addr) return make_error(fmt::format("kallsyms has no symbol {}", ref->name));
+  if (*ref_addr != ref->addr) return parse_kallsyms(*p.text, ref);
+  p.parsed->delta = 0;
+  return std::move(p.parsed);
+}
+
+struct PrefetchRegistry {
+  std::mutex mu;
+  std::vector<std::pair<std::string, std::future<Prefetched>>> pending;
+};
+
+PrefetchRegistry& registry() {
+  static PrefetchRegistry r;
+  return r;
+}
+
+std::optional<std::future<Prefetched>> take_prefetched(const std::string& path) {
+  PrefetchRegistry& r = registry();
+  std::lock_guard lock(r.mu);
+  for (auto it = r.pending.begin(); it != r.pending.end(); ++it) {
+    if (it->first != path) continue;
+    std::future<Prefetched> f = std::move(it->second);
+    r.pending.erase(it);
+    return f;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<KernelSymbols> parse_kallsyms(std::string_view text, const std::optional<RefRelocSym>& ref) {
+  return parse_noting(text, ref, {}, nullptr);
+}
+
+void prefetch_kallsyms(const std::string& path) {
+  if (path.empty()) return;
+  PrefetchRegistry& r = registry();
+  std::lock_guard lock(r.mu);
+  for (const auto& [p, f] : r.pending) {
+    if (p == path) return;
+  }
+  r.pending.emplace_back(path, std::async(std::launch::async, read_and_parse, path));
+}
+
 Result<KernelSymbols> load_kallsyms(const std::string& path,
                                     const std::optional<RefRelocSym>& ref) {
-  ASSIGN_OR_RETURN(std::string text, read_file(path));
-  Result<KernelSymbols> k = parse_kallsyms(text, ref);
+  Result<KernelSymbols> k;
+  if (auto f = take_prefetched(path)) {
+    Prefetched p = f->get();
+    if (!p.text) return tl::unexpected(p.text.error());
+    k = settle(std::move(p), ref);
+  } else {
+    ASSIGN_OR_RETURN(std::string text, read_whole_file(path));
+    k = parse_kallsyms(text, ref);
+  }
   if (!k) return make_error(fmt::format("{}: {}", path, k.error().what()));
   k->path = path;
   return k;
@@ -289,6 +404,19 @@ KernelSymbols load_kernel_symbols(const BuildId& build_id, const std::optional<R
   }
   if (auto k = try_load(path)) return std::move(*k);
   return none();
+}
+
+// The first choice of load_kernel_symbols(), made the same way.
+std::string first_kallsyms_path(const BuildId& build_id, const SymbolConfig& cfg) {
+  if (!cfg.kallsyms.empty()) return cfg.kallsyms;
+  if (!cfg.symfs.empty()) return {};
+  if (build_id.empty()) return cfg.proc_kallsyms;
+  Result<BuildId> running = read_notes_build_id(cfg.sys_kernel_notes);
+  if (running && build_id.matches(*running)) return cfg.proc_kallsyms;
+  std::string dir = cfg.buildid_dir + "/[kernel.kallsyms]/" + build_id.hex();
+  std::string path = dir + "/kallsyms";
+  if (!exists(path)) path = dir;
+  return exists(path) ? path : std::string();
 }
 
 }  // namespace readperf

@@ -25,10 +25,18 @@ class [[nodiscard]] Error {
 
   const std::string& what() const { return what_; }
   uint64_t offset() const { return offset_; }
-  // "offset 0x1234: <what>" or just "<what>".
+  // The file the problem is in, empty until a caller that knows it says so with in_file().
+  const std::string& file() const { return file_; }
+  Error in_file(std::string file) const {
+    Error e = *this;
+    e.file_ = std::move(file);
+    return e;
+  }
+  // "FILE: offset 0x1234: <what>", leaving out the file or offset where not known.
   std::string message() const;
 
  private:
+  std::string file_;
   std::string what_;
   uint64_t offset_ = kNoOffset;
 };

@@ -5,8 +5,10 @@
 //   out.print("{:>16} events: {:>10}\n", name, n);
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <string_view>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -32,6 +34,56 @@ class OutBuffer {
   }
   void put(char c) {
     buf_.push_back(c);
+  }
+
+  // Integer writers for the lines printed once per record or call-chain entry (dump,
+  // script): fmt's runtime format strings parse the format on every call, which costs more
+  // than the digits. Each writes what the fmt spec in its comment writes.
+  // "{}", "{:N}" (width N, right-aligned) or "{:<N}" (left-aligned) for an integer.
+  template <class T>
+  void dec(T v, size_t width = 0, bool left = false) {
+    char tmp[24];
+    char* end = tmp + sizeof tmp;
+    char* p = end;
+    bool neg = false;
+    uint64_t u;
+    if constexpr (std::is_signed_v<T>) {
+      neg = v < 0;
+      u = neg ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+    } else {
+      u = v;
+    }
+    do {
+      *--p = static_cast<char>('0' + u % 10);
+      u /= 10;
+    } while (u);
+    if (neg) *--p = '-';
+    size_t n = static_cast<size_t>(end - p);
+    if (!left) pad(' ', n, width);
+    buf_.append(p, end);
+    if (left) pad(' ', n, width);
+  }
+  // "{:x}", "{:0Nx}" (zero-padded to N = width) or "{:Nx}" (space-padded, with fill ' ').
+  void hex(uint64_t v, size_t width = 0, char fill = '0') {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    char tmp[16];
+    char* end = tmp + sizeof tmp;
+    char* p = end;
+    do {
+      *--p = kDigits[v & 15];
+      v >>= 4;
+    } while (v);
+    pad(fill, static_cast<size_t>(end - p), width);
+    buf_.append(p, end);
+  }
+  void alt_hex(uint64_t v) {  // "{:#x}"
+    buf_.push_back('0');
+    buf_.push_back('x');
+    hex(v);
+  }
+  // `c` repeated until `have` reaches `width`.
+  void pad(char c, size_t have, size_t width) {
+    for (; have < width; ++have) buf_.push_back(c);
   }
   fmt::memory_buffer& buffer() { return buf_; }
   void maybe_flush() {

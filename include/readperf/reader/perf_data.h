@@ -22,10 +22,13 @@
 #include "readperf/reader/features.h"
 #include "readperf/reader/record.h"
 #include "readperf/reader/sample.h"
+#include "readperf/reader/tracing_data.h"
 
 namespace readperf {
 
+class MappedFile;
 class PerfData;
+class StreamInput;
 
 // What the reader hands out, in the order perf's session.c processes and delivers.
 class EventSink {
@@ -47,6 +50,9 @@ class EventSink {
   // on_user_record() of that record (perf's report -D dumps it there); shorter than the record
   // says when the input ends early.
   virtual void on_auxtrace_data(const RecordView& /*r*/, Bytes /*data*/) {}
+  // The tracing data that follows a PERF_RECORD_HEADER_TRACING_DATA in a pipe, right after
+  // on_user_record() of that record; PerfData::tracing_data() has it parsed by then.
+  virtual void on_tracing_data(const RecordView& /*r*/, Bytes /*data*/) {}
   // Asked after each record of a pipe: true ends process() there, as perf's session_done
   // does (report --header-only stops at the end of the features).
   virtual bool done() const { return false; }
@@ -66,6 +72,13 @@ class PerfData {
  public:
   // `path` "-" reads a pipe-mode stream from standard input.
   static Result<std::unique_ptr<PerfData>> open(const std::string& path);
+  // A recording already in memory (a file or a pipe-mode stream, told apart by its header),
+  // read as if it were a file called `name`; the PerfData keeps its own copy of the bytes.
+  static Result<std::unique_ptr<PerfData>> open_bytes(std::vector<std::byte> bytes,
+                                                      const std::string& name = "memory");
+  // A pipe-mode stream read from `fd` (which the PerfData then owns and closes) in order,
+  // as standard input is: for sockets and descriptors inherited from a parent.
+  static Result<std::unique_ptr<PerfData>> open_stream(int fd, const std::string& name = "pipe");
   ~PerfData();
 
   ContainerKind kind() const { return kind_; }
@@ -82,6 +95,9 @@ class PerfData {
   const std::vector<std::string>& source_names() const { return source_names_; }
   const std::string& path() const { return path_; }
   const ReaderStats& stats() const { return stats_; }
+  // The tracepoints' formats: the TRACING_DATA feature, or in a pipe its record once read;
+  // empty without one or when it could not be parsed.
+  const std::optional<TracingData>& tracing_data() const { return tracing_data_; }
 
   struct ProcessOptions {
     // Deliver kernel records in perf's time order (its ordered-events queue). Off, they come
@@ -92,7 +108,7 @@ class PerfData {
   };
 
   // Reads every record once, feeding `sink`. Stops at the first error perf would stop at;
-  // the error names the offset and record.
+  // the error names the file, the offset and the record.
   Status process(EventSink& sink) { return process(sink, ProcessOptions{}); }
   Status process(EventSink& sink, const ProcessOptions& options);
 
@@ -100,8 +116,14 @@ class PerfData {
   PerfData() = default;
   struct Impl;
   Status open_file(const std::string& path, Bytes bytes);
+  static Result<std::unique_ptr<PerfData>> open_image(std::unique_ptr<PerfData> pd, Bytes bytes,
+                                                      MappedFile* file);
+  static Result<std::unique_ptr<PerfData>> open_stream_input(std::unique_ptr<PerfData> pd,
+                                                             std::unique_ptr<StreamInput> s);
   Status read_attrs(Bytes file);
   Status read_feature_sections(Bytes file);
+  void set_tracing_data(Bytes data);
+  Status process_records(EventSink& sink, const ProcessOptions& options);
   Status process_range(Bytes data, uint64_t base_offset, uint32_t source, EventSink& sink);
 
   ContainerKind kind_ = ContainerKind::kFile;
@@ -112,6 +134,7 @@ class PerfData {
   std::vector<std::pair<uint32_t, FileSection>> feature_sections_;
   std::vector<std::string> source_names_;
   ReaderStats stats_;
+  std::optional<TracingData> tracing_data_;
   std::unique_ptr<Impl> impl_;
 };
 

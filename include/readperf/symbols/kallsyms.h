@@ -66,4 +66,18 @@ Result<KernelSymbols> load_kallsyms(const std::string& path, const std::optional
 KernelSymbols load_kernel_symbols(const BuildId& build_id, const std::optional<RefRelocSym>& ref,
                                   const SymbolConfig& config);
 
+// The kallsyms file load_kernel_symbols() reads first for a kernel with this build-id (the
+// recording's BUILD_ID feature names it before any record is read); empty when it would read
+// none.
+std::string first_kallsyms_path(const BuildId& build_id, const SymbolConfig& config);
+
+// Starts reading and parsing `path` on a thread of its own, so that the first sample's
+// load_kallsyms(path) finds it done: /proc/kallsyms alone costs the kernel ~25 ms to format.
+// The result is the same as loading it then (the later call takes it, once).
+void prefetch_kallsyms(const std::string& path);
+
+// Reads a whole file with read(2) (no iostreams); /proc files, whose size stat() does not
+// tell, included.
+Result<std::string> read_whole_file(const std::string& path);
+
 }  // namespace readperf

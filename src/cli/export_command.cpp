@@ -1,0 +1,84 @@
+#include "export_command.h"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "readperf/output/collapsed_exporter.h"
+#include "readperf/output/out_buffer.h"
+#include "readperf/reader/perf_data.h"
+
+namespace readperf::cli {
+
+CLI::App* add_export_command(CLI::App& app, ExportOptions& o) {
+  CLI::App* e = app.add_subcommand("export", "the samples in another tool's format");
+  e->add_option("--format", o.format, "collapsed: folded stacks (stackcollapse-perf.pl)")
+      ->required()
+      ->check(CLI::IsMember({"collapsed"}));
+  e->add_option("-i,--input", o.input, "input file, - for standard input")->capture_default_str();
+  e->add_option("-o,--output", o.output, "output file, - for standard output")
+      ->capture_default_str();
+  e->add_flag("--pid", o.pid, "process names with their pid: comm-PID");
+  e->add_flag("--tid", o.tid, "process names with pid and tid: comm-PID/TID");
+  e->add_flag("--kernel", o.kernel, "mark kernel frames with _[k]");
+  e->add_flag("--jit", o.jit, "mark JIT frames (/tmp/perf-PID.map) with _[j]");
+  e->add_flag("--addrs", o.addrs, "the address of frames without a symbol: [dso <ip>]");
+  e->add_option("--event,--event-filter", o.event,
+                "only this event, as perf script names it (default: the first one seen)");
+  e->add_flag("--count", o.count, "count samples instead of summing their periods");
+  e->add_option("--symfs", o.symfs, "look for files relative to this directory");
+  e->add_option("--kallsyms", o.kallsyms, "kallsyms file for the kernel's symbols");
+  e->add_flag("--no-demangle", o.no_demangle, "do not demangle C++ names");
+  e->add_option("--max-stack", o.max_stack, "call chain entries to keep at most");
+  return e;
+}
+
+int run_export(const ExportOptions& o) {
+  CollapsedConfig cfg;
+  cfg.collapse.include_pid = o.pid;
+  cfg.collapse.include_tid = o.tid;
+  cfg.collapse.annotate_kernel = o.kernel;
+  cfg.collapse.annotate_jit = o.jit;
+  cfg.collapse.include_addrs = o.addrs;
+  cfg.collapse.event_filter = o.event;
+  cfg.collapse.count_samples = o.count;
+  cfg.max_stack = o.max_stack;
+  cfg.symbols = SymbolConfig::from_environment();
+  if (!o.buildid_dir.empty()) cfg.symbols.buildid_dir = o.buildid_dir;
+  cfg.symbols.symfs = o.symfs;
+  cfg.symbols.kallsyms = o.kallsyms;
+  cfg.symbols.demangle = !o.no_demangle;
+
+  auto data = PerfData::open(o.input);
+  if (!data) {
+    fmt::print(stderr, "readperf: {}\n", data.error().message());
+    return 1;
+  }
+  FILE* file = stdout;
+  if (o.output != "-") {
+    file = std::fopen(o.output.c_str(), "w");
+    if (!file) {
+      fmt::print(stderr, "readperf: {}: {}\n", o.output, std::strerror(errno));
+      return 1;
+    }
+  }
+  Status st;
+  {
+    OutBuffer out(file);
+    st = run_collapsed_export(**data, cfg, out, stderr);
+  }
+  if (file != stdout && std::fclose(file) != 0) {
+    fmt::print(stderr, "readperf: {}: {}\n", o.output, std::strerror(errno));
+    return 1;
+  }
+  if (!st) {
+    fmt::print(stderr, "readperf: {}\n", st.error().message());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace readperf::cli

@@ -1,0 +1,134 @@
+// trace-event-read.c trace_report() (the handle built from the tracing data's sections) and
+// trace-event-parse.c event_format__fprintf() (one sample's fields), over libtraceevent.
+#include "readperf/output/trace_format.h"
+
+#include <event-parse.h>
+#include <trace-seq.h>
+
+#include <bit>
+#include <cstdio>
+#include <string_view>
+#include <vector>
+
+namespace readperf {
+
+namespace {
+
+// trace-event-parse.c parse_ftrace_printk(): "ADDR : FORMAT" lines; perf skips the one
+// character after the colon.
+void register_printk(tep_handle* tep, const std::string& text) {
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    size_t eol = rest.find('\n');
+    std::string_view line = rest.substr(0, eol);
+    rest = eol == std::string_view::npos ? std::string_view() : rest.substr(eol + 1);
+    if (line.empty()) continue;  // strtok_r skips empty lines
+    size_t colon = line.find(':');
+    std::string addr_str(line.substr(0, colon));
+    unsigned long long addr = std::strtoull(addr_str.c_str(), nullptr, 16);
+    std::string fmt;
+    if (colon != std::string_view::npos && colon + 1 < line.size()) {
+      fmt = std::string(line.substr(colon + 2 <= line.size() ? colon + 2 : line.size()));
+    }
+    tep_register_print_string(tep, fmt.c_str(), addr);
+  }
+}
+
+// trace-event-parse.c parse_saved_cmdline(): "PID COMM" lines.
+void register_cmdlines(tep_handle* tep, const std::string& text) {
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    size_t eol = rest.find('\n');
+    std::string line(rest.substr(0, eol));
+    rest = eol == std::string_view::npos ? std::string_view() : rest.substr(eol + 1);
+    int pid = 0;
+    char comm[17];
+    if (std::sscanf(line.c_str(), "%d %16s", &pid, comm) == 2) tep_register_comm(tep, comm, pid);
+  }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<TraceFormatter>> TraceFormatter::create(const TracingData& td) {
+  std::unique_ptr<TraceFormatter> tf(new TraceFormatter());
+  tf->tep_ = tep_alloc();
+  if (!tf->tep_) return make_error("tracing data: cannot allocate a tep handle");
+  tep_handle* tep = tf->tep_;
+  tep_set_flag(tep, TEP_NSEC_OUTPUT);
+  tep_set_file_bigendian(tep, td.big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+  tep_set_local_bigendian(
+      tep, std::endian::native == std::endian::big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+  tep_set_long_size(tep, td.long_size);
+  tep_set_page_size(tep, static_cast<int>(td.page_size));
+  // read_header_files(): the commit field of the header page is a long of the kernel.
+  std::vector<char> page(td.header_page.begin(), td.header_page.end());
+  page.push_back('\0');
+  if (!tep_parse_header_page(tep, page.data(), td.header_page.size(), tep_get_long_size(tep))) {
+    tep_set_long_size(tep, tep_get_header_page_size(tep));
+  }
+  // parse_ftrace_file(), parse_event_file(); perf stops at a format it cannot parse, but
+  // libtraceevent keeps what it could, so a failure here only loses that event's fields.
+  for (const TracingEvent& e : td.ftrace_events) {
+    tep_parse_event(tep, e.format.data(), e.format.size(), "ftrace");
+  }
+  for (const TracingEvent& e : td.events) {
+    tep_parse_event(tep, e.format.data(), e.format.size(), e.system.c_str());
+  }
+  // read_proc_kallsyms() skips the kallsyms: perf resolves kernel addresses itself.
+  register_printk(tep, td.printk_formats);
+  register_cmdlines(tep, td.saved_cmdlines);
+  return tf;
+}
+
+TraceFormatter::~TraceFormatter() {
+  if (tep_) tep_free(tep_);
+}
+
+bool TraceFormatter::has_event(uint64_t id) const {
+  return tep_find_event(tep_, static_cast<int>(id)) != nullptr;
+}
+
+std::string TraceFormatter::event_name(uint64_t id) const {
+  tep_event* ev = tep_find_event(tep_, static_cast<int>(id));
+  if (!ev) return {};
+  return std::string(ev->system) + ":" + ev->name;
+}
+
+void TraceFormatter::format(uint64_t id, int cpu, Bytes raw, std::string& out) const {
+  tep_event* ev = tep_find_event(tep_, static_cast<int>(id));
+  if (!ev) return;
+  // libtraceevent reads but never writes the data; it takes a non-const pointer.
+  std::vector<std::byte> data(raw.begin(), raw.end());
+  tep_record record{};
+  record.cpu = cpu;
+  record.size = static_cast<int>(data.size());
+  record.data = data.data();
+  trace_seq s;
+  trace_seq_init(&s);
+  tep_print_event(ev->tep, &s, &record, "%s", TEP_PRINT_INFO);
+  trace_seq_terminate(&s);
+  out.append(s.buffer, s.len);
+  trace_seq_destroy(&s);
+}
+
+void TraceFormatter::set_kernel_resolver(KernelResolver r) {
+  resolver_ = std::move(r);
+  if (resolver_) {
+    tep_set_function_resolver(tep_, &TraceFormatter::resolve, this);
+  } else {
+    tep_reset_function_resolver(tep_);
+  }
+}
+
+// util/machine.c machine__resolve_kernel_addr().
+char* TraceFormatter::resolve(void* priv, unsigned long long* addrp, char** modp) {
+  auto* self = static_cast<TraceFormatter*>(priv);
+  std::optional<KernelSymbol> sym = self->resolver_(*addrp);
+  if (!sym) return nullptr;
+  self->last_ = std::move(*sym);
+  *modp = self->last_.module.empty() ? nullptr : self->last_.module.data();
+  *addrp = self->last_.start;
+  return self->last_.name.data();
+}
+
+}  // namespace readperf
