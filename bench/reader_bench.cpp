@@ -32,18 +32,22 @@ constexpr int kChainDepth = 8;
 // FINISHED_ROUND every 1000 samples and the time running backwards a little inside a round.
 std::string synthetic_file() {
   std::string path = "/tmp/readperf_bench." + std::to_string(::getpid()) + ".data";
-  EventAttr attr = SampleAttr(kSampleIp | kSampleTid | kSampleTime | kSampleCallchain |
-                              kSamplePeriod);
+  EventAttr attr =
+      SampleAttr(kSampleIp | kSampleTid | kSampleTime | kSampleCallchain | kSamplePeriod);
   PerfDataBuilder b;
   b.AddAttr(attr, {});
-  b.AddComm(7, 7, "bench", {.pid = 7, .tid = 7});
-  b.AddMmap(7, 7, 0x400000, 0x100000, 0, "/bin/bench", {.pid = 7, .tid = 7});
+  SampleFields sid;
+  sid.pid = 7;
+  sid.tid = 7;
+  b.AddComm(7, 7, "bench", sid);
+  b.AddMmap(7, 7, 0x400000, 0x100000, 0, "/bin/bench", sid);
   for (int i = 0; i < kSamples; ++i) {
-    SampleFields f{.ip = 0x400000u + (i % 4096) * 16u,
-                   .pid = 7,
-                   .tid = static_cast<uint32_t>(7 + i % 4),
-                   .time = 1'000'000u + static_cast<uint64_t>(i) * 1000 - (i % 7) * 10,
-                   .period = 50'000};
+    SampleFields f;
+    f.ip = 0x400000u + (i % 4096) * 16u;
+    f.pid = 7;
+    f.tid = static_cast<uint32_t>(7 + i % 4);
+    f.time = 1'000'000u + static_cast<uint64_t>(i) * 1000 - (i % 7) * 10;
+    f.period = 50'000;
     f.callchain.push_back(0xfffffffffffffe00ull);  // PERF_CONTEXT_USER
     for (int d = 0; d < kChainDepth; ++d) f.callchain.push_back(0x400000u + (i * 7 + d) % 65536);
     b.AddSample(f);
@@ -78,7 +82,10 @@ const BenchFile& bench_file() {
 
 class CountingSink : public EventSink {
  public:
-  void on_read(const RecordView& r) override { ++records; if (r.type == kRecordSample) ++samples; }
+  void on_read(const RecordView& r) override {
+    ++records;
+    if (r.type == kRecordSample) ++samples;
+  }
   void on_kernel_record(const RecordView& /*r*/, const Sample& s, const Evsel* /*e*/) override {
     ip_sum += s.ip;
   }

@@ -5,12 +5,12 @@
 //   out.print("{:>16} events: {:>10}\n", name, n);
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <string_view>
 #include <type_traits>
-
-#include <fmt/format.h>
 
 namespace readperf {
 
@@ -32,9 +32,7 @@ class OutBuffer {
     buf_.append(s.data(), s.data() + s.size());
     maybe_flush();
   }
-  void put(char c) {
-    buf_.push_back(c);
-  }
+  void put(char c) { buf_.push_back(c); }
 
   // Integer writers for the lines printed once per record or call-chain entry (dump,
   // script): fmt's runtime format strings parse the format on every call, which costs more
