@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
   rep->add_flag("-G,--inverted", report.inverted, "caller-based call graphs");
   rep->add_flag("-v,--verbose", report.verbose, "more detail (dso long names)");
   rep->add_option("--kallsyms", report.kallsyms, "kernel symbols from this kallsyms file");
+  rep->add_option("--symfs", report.symfs, "look for files relative to this directory");
 
   readperf::cli::ScriptOptions script;
   CLI::App* scr = readperf::cli::add_script_command(app, script);

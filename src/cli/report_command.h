@@ -28,6 +28,7 @@ struct ReportOptions {
   bool inverted = false;             // -G/--inverted: caller order
   int verbose = 0;                   // -v
   std::string kallsyms;              // --kallsyms: the kernel's symbols from this file
+  std::string symfs;                 // --symfs: look for binaries under this directory
 };
 
 int run_report(const ReportOptions& opts);

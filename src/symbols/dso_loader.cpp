@@ -151,7 +151,8 @@ DsoSymbols load_dso_symbols(const DsoRef& ref, const SymbolConfig& cfg) {
   }
 
   // dso__load(): without a recorded build-id, the local file's (needed for the build-id
-  // debuginfo path) becomes the DSO's.
+  // debuginfo path) becomes the DSO's. perf tests the path outside --symfs and reads the one
+  // inside it (is_regular_file(dso->long_name), then __symbol__join_symfs()); so do we.
   if (out.build_id.empty() && is_regular_file(ref.path)) {
     if (Result<BuildId> id = read_elf_build_id(join_symfs(cfg.symfs, ref.path))) {
       out.build_id = *id;
