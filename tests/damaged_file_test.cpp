@@ -211,6 +211,40 @@ TEST(DamagedFile, SectionsPastTheEnd) {
   }
 }
 
+// A `perf record` killed before it exits leaves data.size 0 and no feature sections (header.c
+// writes both at exit). The records up to the end of the file are read, with a warning naming
+// the header field; no feature is read from where the records are.
+TEST(DamagedFile, DataSizeZeroFromAKilledRecord) {
+  for (ByteOrder order : {ByteOrder::kNative, ByteOrder::kSwapped}) {
+    PerfDataBuilder b = Small(order);
+    std::vector<std::byte> f = b.Build();
+    f.resize(b.layout().feature_table_offset);
+    ByteWriter w(order);
+    w.u64(0);
+    std::copy(w.buffer().begin(), w.buffer().end(), f.begin() + 48);
+    TempDir dir;
+    std::string path = dir.Write("perf.data", f);
+    ReadResult r = ReadPath(path);
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(r.sink.kernel.size(), 11u);
+    auto pd = PerfData::open(path);
+    ASSERT_TRUE(pd);
+    ASSERT_EQ((*pd)->warnings().size(), 1u);
+    EXPECT_EQ((*pd)->warnings()[0].in_file(path).message(),
+              path + ": offset 0x30: warning: data size is 0: perf record did not finish; "
+                     "reading the records up to the end of the file, without header features");
+    EXPECT_FALSE((*pd)->features().hostname.has_value());
+    // A file cut inside its data section reads what is there, and says so.
+    std::vector<std::byte> cut = b.Build();
+    cut.resize(b.layout().record_offsets.back());
+    auto pc = PerfData::open(dir.Write("cut", cut));
+    ASSERT_TRUE(pc);
+    ASSERT_EQ((*pc)->warnings().size(), 1u);
+    EXPECT_TRUE((*pc)->warnings()[0].message().find("runs past the end of the file") !=
+                std::string::npos);
+  }
+}
+
 TEST(DamagedFile, AttrSizeNonsense) {
   for (ByteOrder order : {ByteOrder::kNative, ByteOrder::kSwapped}) {
     PerfDataBuilder b = Small(order);

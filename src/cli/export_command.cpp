@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "open_warnings.h"
 #include "readperf/output/collapsed_exporter.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/reader/perf_data.h"
@@ -57,6 +58,7 @@ int run_export(const ExportOptions& o) {
     fmt::print(stderr, "readperf: {}\n", data.error().message());
     return 1;
   }
+  print_open_warnings(**data);
   FILE* file = stdout;
   if (o.output != "-") {
     file = std::fopen(o.output.c_str(), "w");

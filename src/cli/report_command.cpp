@@ -1,9 +1,10 @@
 #include "report_command.h"
 
-#include <cstdio>
-
 #include <fmt/format.h>
 
+#include <cstdio>
+
+#include "open_warnings.h"
 #include "readperf/output/dump_printer.h"
 #include "readperf/output/header_printer.h"
 #include "readperf/output/out_buffer.h"
@@ -31,6 +32,7 @@ void warn_skipped(const PerfData& pd) {
 int run_report(const ReportOptions& opts) {
   auto data = PerfData::open(opts.input);
   if (!data) return fail(data.error());
+  print_open_warnings(**data);
   PerfData& pd = **data;
   OutBuffer out(stdout);
 

@@ -1,11 +1,12 @@
 #include "script_command.h"
 
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
-#include <fmt/format.h>
-
 #include "kernel_prefetch.h"
+#include "open_warnings.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/output/script_printer.h"
 #include "readperf/reader/perf_data.h"
@@ -86,6 +87,7 @@ int run_script(const ScriptOptions& o) {
     fmt::print(stderr, "readperf: {}\n", data.error().message());
     return 1;
   }
+  print_open_warnings(**data);
   prefetch_kernel_symbols(**data, cfg.symbols);
   OutBuffer out(stdout);
   Status st = readperf::run_script(**data, cfg, out, stderr);

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "open_warnings.h"
 #include "readperf/output/stat_report.h"
 
 namespace readperf::cli {
@@ -23,6 +24,7 @@ int run_stat_report(const StatOptions& o) {
     fmt::print(stderr, "readperf: {}\n", data.error().message());
     return 1;
   }
+  print_open_warnings(**data);
   OutBuffer out(stdout);
   Status st = readperf::run_stat_report(**data, out);
   out.flush();

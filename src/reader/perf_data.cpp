@@ -1,12 +1,11 @@
 #include "readperf/reader/perf_data.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
-
-#include <fmt/format.h>
 
 #include "decompressor.h"
 #include "readperf/format/perf_abi.h"
@@ -61,12 +60,12 @@ struct PerfData::Impl {
   std::vector<std::unique_ptr<MappedFile>> files;
   std::unique_ptr<StreamInput> stream;
   std::vector<std::byte> owned;  // the bytes of open_bytes()
-  Bytes pipe_bytes;  // a regular file holding a pipe-mode stream
+  Bytes pipe_bytes;              // a regular file holding a pipe-mode stream
   std::vector<DataReader> readers;
   OrderedQueue queue;
   EventSink* sink = nullptr;
   ProcessOptions options;
-  Sample sample;  // reused for every delivery
+  Sample sample;                // reused for every delivery
   uint32_t current_source = 0;  // the data file being read, for error messages
 
   Status handle(PerfData& pd, const RecordView& r, bool transient, DataReader* reader,
@@ -87,9 +86,7 @@ Result<std::unique_ptr<PerfData>> PerfData::open(const std::string& path) {
   std::unique_ptr<PerfData> pd(new PerfData());
   pd->impl_ = std::make_unique<Impl>();
   pd->path_ = path;
-  auto with_path = [&](const Error& e) {
-    return tl::unexpected(e.in_file(path));
-  };
+  auto with_path = [&](const Error& e) { return tl::unexpected(e.in_file(path)); };
 
   struct stat st;
   bool is_stream = path == "-" || (::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode));
@@ -133,8 +130,9 @@ Result<std::unique_ptr<PerfData>> PerfData::open(const std::string& path) {
       pd->impl_->files.push_back(std::move(*pf));
       if (b.empty()) continue;  // perf skips empty data files
       pd->source_names_.push_back(part);
-      pd->impl_->readers.push_back(DataReader(
-          b, 0, static_cast<uint32_t>(pd->source_names_.size() - 1), pd->impl_->files.back().get()));
+      pd->impl_->readers.push_back(DataReader(b, 0,
+                                              static_cast<uint32_t>(pd->source_names_.size() - 1),
+                                              pd->impl_->files.back().get()));
     }
     return pd;
   }
@@ -169,9 +167,7 @@ Result<std::unique_ptr<PerfData>> PerfData::open_stream(int fd, const std::strin
 Result<std::unique_ptr<PerfData>> PerfData::open_stream_input(std::unique_ptr<PerfData> pd,
                                                               std::unique_ptr<StreamInput> s) {
   const std::string path = pd->path_;
-  auto with_path = [&](const Error& e) {
-    return tl::unexpected(e.in_file(path));
-  };
+  auto with_path = [&](const Error& e) { return tl::unexpected(e.in_file(path)); };
   std::byte buf[kPipeHeaderSize];
   auto got = s->read_exact(buf, sizeof buf);
   if (!got) return with_path(got.error());
@@ -192,12 +188,10 @@ Result<std::unique_ptr<PerfData>> PerfData::open_stream_input(std::unique_ptr<Pe
 }
 
 // A whole recording in memory (mapped or owned): a file, or a pipe-mode stream saved to one.
-Result<std::unique_ptr<PerfData>> PerfData::open_image(std::unique_ptr<PerfData> pd,
-                                                       Bytes bytes, MappedFile* file) {
+Result<std::unique_ptr<PerfData>> PerfData::open_image(std::unique_ptr<PerfData> pd, Bytes bytes,
+                                                       MappedFile* file) {
   const std::string path = pd->path_;
-  auto with_path = [&](const Error& e) {
-    return tl::unexpected(e.in_file(path));
-  };
+  auto with_path = [&](const Error& e) { return tl::unexpected(e.in_file(path)); };
   auto h = parse_file_header(bytes);
   if (!h) return with_path(h.error());
   if (h->is_pipe) {
@@ -211,23 +205,40 @@ Result<std::unique_ptr<PerfData>> PerfData::open_image(std::unique_ptr<PerfData>
   // The feature sections after the data were read whole; give their pages back.
   if (file) file->release_range(pd->header_.feature_table_offset(), bytes.size());
   pd->source_names_.push_back(path);
-  pd->impl_->readers.push_back(DataReader(
-      bytes.subspan(pd->header_.data.offset, pd->header_.data.size), pd->header_.data.offset, 0,
-      file));
+  pd->impl_->readers.push_back(
+      DataReader(bytes.subspan(pd->header_.data.offset, pd->header_.data.size),
+                 pd->header_.data.offset, 0, file));
   return pd;
 }
 
 Status PerfData::open_file(const std::string& /*path*/, Bytes bytes) {
   ASSIGN_OR_RETURN(header_, parse_file_header(bytes));
   if (header_.is_pipe) return make_error("pipe-mode header where a file header was expected", 8);
-  if (!fits(header_.data.offset, header_.data.size, bytes.size())) {
+  if (header_.data.offset > bytes.size()) {
+    return make_error(fmt::format("data section at {:#x} starts past the end of the file "
+                                  "({:#x} bytes)",
+                                  header_.data.offset, bytes.size()),
+                      40);
+  }
+  if (header_.data.size == 0 && header_.data.offset < bytes.size()) {
+    // perf record writes the data size when it exits (header.c perf_session__read_header():
+    // "The %s file's data size field is 0 which is unexpected. Was the 'perf record' command
+    // properly terminated?"). perf then looks for the feature table where the records are and
+    // fails; the records up to the end of the file are what there is, and no features.
+    warnings_.push_back(
+        Error(fmt::format("warning: data size is 0: perf record did not finish; reading "
+                          "the records up to the end of the file, without "
+                          "header features"),
+              48));
+    header_.data.size = bytes.size() - header_.data.offset;
+    header_.features = {};
+  } else if (!fits(header_.data.offset, header_.data.size, bytes.size())) {
     // A recording cut short: read the records that are there (perf refuses such files).
-    if (header_.data.offset > bytes.size()) {
-      return make_error(fmt::format("data section at {:#x} starts past the end of the file "
-                                    "({:#x} bytes)",
-                                    header_.data.offset, bytes.size()),
-                        40);
-    }
+    warnings_.push_back(
+        Error(fmt::format("warning: data section [{:#x}, +{:#x}) runs past the end of the "
+                          "file ({:#x} bytes): reading the records that are there",
+                          header_.data.offset, header_.data.size, bytes.size()),
+              48));
     header_.data.size = bytes.size() - header_.data.offset;
   }
   RETURN_IF_ERROR(read_attrs(bytes));
@@ -257,8 +268,8 @@ Status PerfData::read_attrs(Bytes file) {
     uint32_t attr_bytes = peek.u32();
     if (attr_bytes == 0) attr_bytes = kAttrSizeVer0;
     if (attr_bytes + 16 > header_.attr_size) {
-      return make_error(fmt::format("attr {} declares {} bytes, more than the {}-byte entry",
-                                    i, attr_bytes, header_.attr_size),
+      return make_error(fmt::format("attr {} declares {} bytes, more than the {}-byte entry", i,
+                                    attr_bytes, header_.attr_size),
                         at + 4);
     }
     ASSIGN_OR_RETURN(EventAttr attr, parse_event_attr(c, attr_bytes));
@@ -327,8 +338,8 @@ void PerfData::Impl::deliver(PerfData& pd, const RecordView& r) {
   sink->on_kernel_record(r, sample, evsel);
 }
 
-Status PerfData::Impl::handle(PerfData& pd, const RecordView& r, bool transient,
-                              DataReader* reader, uint64_t* skip) {
+Status PerfData::Impl::handle(PerfData& pd, const RecordView& r, bool transient, DataReader* reader,
+                              uint64_t* skip) {
   ++pd.stats_.records;
   *skip = 0;
   sink->on_read(r);
@@ -385,8 +396,8 @@ Status PerfData::Impl::handle_user(PerfData& pd, const RecordView& r, DataReader
       if (c.ok() && feat < 256) {
         FeatureContext ctx{.swapped = pd.order() == ByteOrder::kSwapped,
                            .nr_events = pd.events_.size()};
-        Status st = parse_feature(static_cast<uint32_t>(feat), c.sub(c.remaining()), ctx,
-                                  pd.features_);
+        Status st =
+            parse_feature(static_cast<uint32_t>(feat), c.sub(c.remaining()), ctx, pd.features_);
         if (!st && perf_stops_on_error(feat) && !pd.features_.stopped_at) {
           pd.features_.stopped_at.emplace(feat, st.error());
         }
@@ -423,8 +434,9 @@ Status PerfData::Impl::handle_user(PerfData& pd, const RecordView& r, DataReader
     case kRecordCompressed:
     case kRecordCompressed2: {
       if (!reader) {
-        return tl::unexpected(record_error(r, r.file_offset, "compressed record inside "
-                                                             "compressed data"));
+        return tl::unexpected(record_error(r, r.file_offset,
+                                           "compressed record inside "
+                                           "compressed data"));
       }
       Bytes payload = r.bytes.subspan(kRecordHeaderSize);
       if (r.type == kRecordCompressed2) {
@@ -445,8 +457,7 @@ Status PerfData::Impl::handle_user(PerfData& pd, const RecordView& r, DataReader
   }
 }
 
-Status PerfData::Impl::drain_decompressed(PerfData& pd, DataReader& reader,
-                                          uint64_t file_offset) {
+Status PerfData::Impl::drain_decompressed(PerfData& pd, DataReader& reader, uint64_t file_offset) {
   while (true) {
     Bytes pending = reader.decompressor.pending();
     if (pending.size() < kRecordHeaderSize) return {};
@@ -547,7 +558,8 @@ Status PerfData::process_records(EventSink& sink, const ProcessOptions& options)
             size_t n = std::min<uint64_t>(left, sink_buf.size());
             auto g = im.stream->read_exact(sink_buf.data(), n);
             if (!g) return tl::unexpected(g.error());
-            if (aux || tracing) aux_data.insert(aux_data.end(), sink_buf.data(), sink_buf.data() + *g);
+            if (aux || tracing)
+              aux_data.insert(aux_data.end(), sink_buf.data(), sink_buf.data() + *g);
             if (*g < n) break;
             left -= n;
           }
@@ -607,8 +619,8 @@ Status PerfData::process_records(EventSink& sink, const ProcessOptions& options)
     }
     if (r.size > rd.data.size() - rd.pos) {
       return tl::unexpected(record_error(
-          r, offset, fmt::format("runs past the end of the data ({:#x})",
-                                 rd.base_offset + rd.data.size())));
+          r, offset,
+          fmt::format("runs past the end of the data ({:#x})", rd.base_offset + rd.data.size())));
     }
     r.bytes = rd.data.subspan(rd.pos, r.size);
     uint64_t skip = 0;

@@ -95,6 +95,9 @@ class PerfData {
   const std::vector<std::string>& source_names() const { return source_names_; }
   const std::string& path() const { return path_; }
   const ReaderStats& stats() const { return stats_; }
+  // Damage open() read past rather than refused (a data section cut short, a data size of 0
+  // left by a killed `perf record`), each with its offset: callers print them as warnings.
+  const std::vector<Error>& warnings() const { return warnings_; }
   // The tracepoints' formats: the TRACING_DATA feature, or in a pipe its record once read;
   // empty without one or when it could not be parsed.
   const std::optional<TracingData>& tracing_data() const { return tracing_data_; }
@@ -134,6 +137,7 @@ class PerfData {
   std::vector<std::pair<uint32_t, FileSection>> feature_sections_;
   std::vector<std::string> source_names_;
   ReaderStats stats_;
+  std::vector<Error> warnings_;
   std::optional<TracingData> tracing_data_;
   std::unique_ptr<Impl> impl_;
 };
