@@ -35,12 +35,25 @@ Result<std::unique_ptr<MappedFile>> MappedFile::open(const std::string& path) {
     madvise(p, f->size_, MADV_SEQUENTIAL);
     f->data_ = p;
   }
-  ::close(fd);
+  f->fd_ = fd;  // kept for read_at()
   return f;
 }
 
 MappedFile::~MappedFile() {
   if (data_) munmap(data_, size_);
+  if (fd_ >= 0) ::close(fd_);
+}
+
+size_t MappedFile::read_at(uint64_t offset, std::byte* out, size_t n) const {
+  size_t got = 0;
+  while (got < n && offset + got < size_) {
+    ssize_t r = ::pread(fd_, out + got, std::min<uint64_t>(n - got, size_ - offset - got),
+                        static_cast<off_t>(offset + got));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    got += static_cast<size_t>(r);
+  }
+  return got;
 }
 
 void MappedFile::release_before(uint64_t offset) {

@@ -29,10 +29,15 @@ class MappedFile {
   // The same for the pages of [offset, offset + size) (the header and feature sections, read
   // once when the file is opened).
   void release_range(uint64_t offset, uint64_t size);
+  // Copies up to n bytes at `offset` into `out` with pread(); returns how many (fewer only at
+  // the end of the file or on a read error). Streaming records through a small reused buffer
+  // this way costs a fraction of touching the mapping: no page faults, no TLB misses.
+  size_t read_at(uint64_t offset, std::byte* out, size_t n) const;
 
  private:
   MappedFile() = default;
   std::string path_;
+  int fd_ = -1;
   void* data_ = nullptr;
   size_t size_ = 0;
   uint64_t released_ = 0;
