@@ -1,5 +1,8 @@
 // A whole recording from memory through every printer that reads it all.
+#include <unistd.h>
+
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "fuzz_targets.h"
@@ -60,6 +63,16 @@ int fuzz_perf_file(const uint8_t* data, size_t size) {
   }
 
   if (auto pd = open()) (void)run_script(**pd, script_config(), out, null_file());
+
+  // The same bytes as a file on disk: records come through the reader's pread() window and
+  // are copied into the ordered queue, which the in-memory image above does not do.
+  int fd = memory_fd(data, size);
+  if (fd >= 0) {
+    if (auto pd = PerfData::open("/proc/self/fd/" + std::to_string(fd))) {
+      (void)run_script(**pd, script_config(), out, null_file());
+    }
+    ::close(fd);
+  }
   return 0;
 }
 
