@@ -197,9 +197,11 @@ class ScriptSink : public EventSink {
   void print_start(const Sample& s, const Evsel& evsel, uint64_t f, const ResolvedSample& rs) {
     if (f & kComm) {
       if ((f & kIp) && (evsel.attr.sample_type & kSampleCallchain) && use_callchain()) {
-        out_.print("{} ", rs.comm);
+        out_.write(rs.comm);  // "{} "
+        out_.put(' ');
       } else {
-        out_.print("{:>16} ", rs.comm);
+        out_.padded(rs.comm, 16);  // "{:>16} "
+        out_.put(' ');
       }
     }
     if ((f & kPid) && (f & kTid)) {
@@ -208,11 +210,22 @@ class ScriptSink : public EventSink {
       out_.dec(s.tid, 5, /*left=*/true);
       out_.put(' ');
     } else if (f & kPid) {
-      out_.print("{:5} ", s.pid);
+      out_.dec(s.pid, 5);  // "{:5} "
+      out_.put(' ');
     } else if (f & kTid) {
-      out_.print("{:5} ", s.tid);
+      out_.dec(s.tid, 5);  // "{:5} "
+      out_.put(' ');
     }
-    if (f & kCpu) out_.print("[{:03}] ", static_cast<int32_t>(s.cpu));
+    if (f & kCpu) {
+      int32_t cpu = static_cast<int32_t>(s.cpu);
+      if (cpu >= 0) {
+        out_.put('[');  // "[{:03}] "
+        out_.dec0(static_cast<uint64_t>(cpu), 3);
+        out_.write("] ");
+      } else {
+        out_.print("[{:03}] ", cpu);
+      }
+    }
     if (f & kMisc) {
       int n = 0;
       auto flag = [&](char c) {
@@ -234,7 +247,10 @@ class ScriptSink : public EventSink {
       uint64_t secs = s.time / 1000000000ull;
       uint64_t nsecs = s.time - secs * 1000000000ull;
       if (cfg_.nanosecs) {
-        out_.print("{:5}.{:09}: ", secs, nsecs);
+        out_.dec(secs, 5);  // "{:5}.{:09}: "
+        out_.put('.');
+        out_.dec0(nsecs, 9);
+        out_.write(": ");
       } else {
         // time-utils.c timestamp__scnprintf_usec() in "%12s": "{}.{:06}" right-aligned.
         uint64_t usecs = nsecs / 1000;
@@ -313,7 +329,8 @@ class ScriptSink : public EventSink {
     if (f & kEvname) {
       if (!name_width_) name_width_ = max_name_len();
       const std::string& name = event_name_of(evsel);
-      out_.print("{:>{}}: ", name, name_width_);
+      out_.padded(name, name_width_);  // "{:>{}}: "
+      out_.write(": ");
     }
     if ((f & kTrace) && s.raw_size) trace_.print(s, evsel, *rs.thread, out_);
     if (f & kAddr) {

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string_view>
 #include <type_traits>
 
@@ -29,10 +30,35 @@ class OutBuffer {
     maybe_flush();
   }
   void write(std::string_view s) {
-    buf_.append(s.data(), s.data() + s.size());
+    append(s.data(), s.size());
     maybe_flush();
   }
-  void put(char c) { buf_.push_back(c); }
+  void put(char c) {
+    size_t n = buf_.size();
+    if (n < buf_.capacity()) {
+      buf_.resize(n + 1);
+      buf_.data()[n] = c;
+    } else {
+      buf_.push_back(c);
+    }
+  }
+  // "{:>N}" (right-aligned) or "{:N}"/"{:<N}" of a string: fmt pads by display width, which
+  // is the byte count for ASCII; other text goes through fmt.
+  void padded(std::string_view s, size_t width, bool left = false) {
+    bool ascii = true;
+    for (char c : s) ascii &= static_cast<unsigned char>(c) < 0x80;
+    if (!ascii) {
+      if (left) {
+        print("{:<{}}", s, width);
+      } else {
+        print("{:>{}}", s, width);
+      }
+      return;
+    }
+    if (!left) pad(' ', s.size(), width);
+    append(s.data(), s.size());
+    if (left) pad(' ', s.size(), width);
+  }
 
   // Integer writers for the lines printed once per record or call-chain entry (dump,
   // script): fmt's runtime format strings parse the format on every call, which costs more
@@ -58,8 +84,20 @@ class OutBuffer {
     if (neg) *--p = '-';
     size_t n = static_cast<size_t>(end - p);
     if (!left) pad(' ', n, width);
-    buf_.append(p, end);
+    append(p, n);
     if (left) pad(' ', n, width);
+  }
+  // "{:0N}" for a non-negative integer: zero-padded to N digits.
+  void dec0(uint64_t v, size_t width) {
+    char tmp[24];
+    char* end = tmp + sizeof tmp;
+    char* p = end;
+    do {
+      *--p = static_cast<char>('0' + v % 10);
+      v /= 10;
+    } while (v);
+    pad('0', static_cast<size_t>(end - p), width);
+    append(p, static_cast<size_t>(end - p));
   }
   // "{:x}", "{:0Nx}" (zero-padded to N = width) or "{:Nx}" (space-padded, with fill ' ').
   void hex(uint64_t v, size_t width = 0, char fill = '0') {
@@ -72,7 +110,7 @@ class OutBuffer {
       v >>= 4;
     } while (v);
     pad(fill, static_cast<size_t>(end - p), width);
-    buf_.append(p, end);
+    append(p, static_cast<size_t>(end - p));
   }
   void alt_hex(uint64_t v) {  // "{:#x}"
     buf_.push_back('0');
@@ -81,7 +119,10 @@ class OutBuffer {
   }
   // `c` repeated until `have` reaches `width`.
   void pad(char c, size_t have, size_t width) {
-    for (; have < width; ++have) buf_.push_back(c);
+    if (have >= width) return;
+    size_t n = buf_.size(), k = width - have;
+    buf_.resize(n + k);
+    std::memset(buf_.data() + n, c, k);
   }
   fmt::memory_buffer& buffer() { return buf_; }
   void maybe_flush() {
@@ -94,6 +135,18 @@ class OutBuffer {
   }
 
  private:
+  // Bytes copied in place when they fit (fmt's append() is an out-of-line loop, costly for
+  // the few bytes most calls add).
+  void append(const char* p, size_t n) {
+    size_t at = buf_.size();
+    if (buf_.capacity() - at >= n) {
+      buf_.resize(at + n);
+      std::memcpy(buf_.data() + at, p, n);
+    } else {
+      buf_.append(p, p + n);
+    }
+  }
+
   static constexpr size_t kFlushAt = 1 << 20;
   FILE* file_;
   fmt::memory_buffer buf_;
