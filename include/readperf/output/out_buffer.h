@@ -29,11 +29,11 @@ class OutBuffer {
     fmt::format_to(fmt::appender(buf_), format, std::forward<Args>(args)...);
     maybe_flush();
   }
-  void write(std::string_view s) {
+  [[gnu::always_inline]] void write(std::string_view s) {
     append(s.data(), s.size());
     maybe_flush();
   }
-  void put(char c) {
+  [[gnu::always_inline]] void put(char c) {
     size_t n = buf_.size();
     if (n < buf_.capacity()) {
       buf_.resize(n + 1);
@@ -137,7 +137,7 @@ class OutBuffer {
  private:
   // Bytes copied in place when they fit (fmt's append() is an out-of-line loop, costly for
   // the few bytes most calls add).
-  void append(const char* p, size_t n) {
+  [[gnu::always_inline]] void append(const char* p, size_t n) {
     size_t at = buf_.size();
     if (buf_.capacity() - at >= n) {
       buf_.resize(at + n);
