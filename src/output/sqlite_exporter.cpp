@@ -323,8 +323,10 @@ Status run_sqlite_export(PerfData& data, const SqliteConfig& config, const std::
   po.ordered = data.kind() == ContainerKind::kPipe || data.events().sample_id_all();
   Status st = data.process(sink, po);
   RETURN_IF_ERROR(sink.status());
-  RETURN_IF_ERROR(st);
-  return db.exec("COMMIT");
+  // The samples read before a damaged record are kept, as the other outputs keep what they
+  // printed; the error still says where the input went wrong.
+  RETURN_IF_ERROR(db.exec("COMMIT"));
+  return st;
 }
 
 }  // namespace readperf

@@ -77,8 +77,8 @@ Status run_summary(PerfData& data, const SummaryConfig& config, OutBuffer& out) 
   symbols.recorded_os_release = data.features().os_release.value_or(symbols.recorded_os_release);
   Result<ReportData> r = run_report_session(data, function_report_setup(symbols));
   if (!r) return tl::unexpected(r.error());
-  out.print("{}: {} event{}", data.path(), data.events().size(),
-            data.events().size() == 1 ? "" : "s");
+  out.print("{}: {} event{}", data.path() == "-" ? "standard input" : data.path(),
+            data.events().size(), data.events().size() == 1 ? "" : "s");
   if (r->total_lost_samples) out.print(", {} lost samples", r->total_lost_samples);
   out.print("\n");
   bool any = false;
