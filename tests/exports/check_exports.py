@@ -185,6 +185,9 @@ def check_csv(report, types, out):
           "overview.csv: SAMPLE rows != report --stats SAMPLE count")
     check([int(r["nr"]) for r in overview] == list(range(1, len(overview) + 1)),
           "overview.csv: nr is not 1, 2, 3, ...")
+    times = [int(r["time"]) for r in overview if r["time"]]
+    late = [i for i in range(1, len(times)) if times[i] < times[i - 1]]
+    check(not late, f"overview.csv: {len(late)} records earlier than the one before them")
     return by_event
 
 
