@@ -59,9 +59,19 @@ class ReportSink : public EventSink {
     return std::move(data_);
   }
 
-  void on_user_record(const RecordView& r) override { builder_.on_user_record(r); }
+  void on_read(const RecordView& r) override {
+    if (setup_.tap) setup_.tap->on_read(r);
+  }
+  void on_skipped(const RecordView& r, const Error& why) override {
+    if (setup_.tap) setup_.tap->on_skipped(r, why);
+  }
+  void on_user_record(const RecordView& r) override {
+    if (setup_.tap) setup_.tap->on_user_record(r);
+    builder_.on_user_record(r);
+  }
 
   void on_kernel_record(const RecordView& r, const Sample& s, const Evsel* evsel) override {
+    if (setup_.tap) setup_.tap->on_kernel_record(r, s, evsel);
     if (!os_release_seen_ && pd_.features().os_release) {
       // In pipe mode the release arrives as a HEADER_FEATURE record, before any sample.
       os_release_seen_ = true;

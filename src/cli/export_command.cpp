@@ -10,15 +10,18 @@
 #include "open_warnings.h"
 #include "readperf/output/collapsed_exporter.h"
 #include "readperf/output/out_buffer.h"
+#include "readperf/output/sqlite_exporter.h"
 #include "readperf/reader/perf_data.h"
 
 namespace readperf::cli {
 
 CLI::App* add_export_command(CLI::App& app, ExportOptions& o) {
   CLI::App* e = app.add_subcommand("export", "the samples in another tool's format");
-  e->add_option("--format", o.format, "collapsed: folded stacks (stackcollapse-perf.pl)")
+  e->add_option("--format", o.format,
+                "collapsed: folded stacks (stackcollapse-perf.pl); sqlite: a database shaped "
+                "as perf's export-to-sqlite.py (-o FILE.db)")
       ->required()
-      ->check(CLI::IsMember({"collapsed"}));
+      ->check(CLI::IsMember({"collapsed", "sqlite"}));
   e->add_option("-i,--input", o.input, "input file, - for standard input")->capture_default_str();
   e->add_option("-o,--output", o.output, "output file, - for standard output")
       ->capture_default_str();
@@ -37,7 +40,37 @@ CLI::App* add_export_command(CLI::App& app, ExportOptions& o) {
   return e;
 }
 
+namespace {
+
+int run_sqlite(const ExportOptions& o) {
+  SqliteConfig cfg;
+  cfg.max_stack = o.max_stack;
+  cfg.symbols = SymbolConfig::from_environment();
+  if (!o.buildid_dir.empty()) cfg.symbols.buildid_dir = o.buildid_dir;
+  cfg.symbols.symfs = o.symfs;
+  if (!o.kallsyms.empty()) cfg.symbols.kallsyms = o.kallsyms;
+  cfg.symbols.demangle = !o.no_demangle;
+  if (o.output == "-") {
+    fmt::print(stderr, "readperf: export --format sqlite needs -o FILE.db\n");
+    return 1;
+  }
+  auto data = PerfData::open(o.input);
+  if (!data) {
+    fmt::print(stderr, "readperf: {}\n", data.error().message());
+    return 1;
+  }
+  Status st = run_sqlite_export(**data, cfg, o.output);
+  if (!st) {
+    fmt::print(stderr, "readperf: {}\n", st.error().message());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
 int run_export(const ExportOptions& o) {
+  if (o.format == "sqlite") return run_sqlite(o);
   CollapsedConfig cfg;
   cfg.collapse.include_pid = o.pid;
   cfg.collapse.include_tid = o.tid;

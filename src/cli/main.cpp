@@ -5,12 +5,17 @@
 //   readperf [--buildid-dir DIR] script [-F FIELDS] [-G] [--comms ..] [--time A,B] [-i FILE|-]
 //   readperf stat report [-i FILE|-]
 //   readperf [--buildid-dir DIR] export --format collapsed [--pid] [--kernel] [-o FILE] [-i FILE|-]
+//   readperf [--buildid-dir DIR] export --format sqlite -o FILE.db [-i FILE|-]
+//   readperf [--buildid-dir DIR] [summary [--limit N] -i] FILE
+//   readperf [--buildid-dir DIR] csv -o DIR [-i FILE|-]
 #include <CLI/CLI.hpp>
 
+#include "csv_command.h"
 #include "export_command.h"
 #include "report_command.h"
 #include "script_command.h"
 #include "stat_command.h"
+#include "summary_command.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"readperf: reads perf.data recordings"};
@@ -56,7 +61,17 @@ int main(int argc, char** argv) {
   readperf::cli::ExportOptions exp;
   CLI::App* ex = readperf::cli::add_export_command(app, exp);
 
-  CLI11_PARSE(app, argc, argv);
+  readperf::cli::SummaryOptions summary;
+  CLI::App* sum = readperf::cli::add_summary_command(app, summary);
+  readperf::cli::CsvOptions csv;
+  CLI::App* csv_cmd = readperf::cli::add_csv_command(app, csv);
+
+  // `readperf perf.data` is `readperf summary -i perf.data`.
+  std::vector<std::string> args = readperf::cli::default_to_summary(app, argc, argv);
+  std::vector<char*> arg_ptrs;
+  for (std::string& a : args) arg_ptrs.push_back(a.data());
+  int nargs = static_cast<int>(arg_ptrs.size());
+  CLI11_PARSE(app, nargs, arg_ptrs.data());
   report.buildid_dir = buildid_dir;
   // The later of --children and --no-children wins, as in perf's option parser.
   for (const CLI::Option* o : rep->parse_order()) {
@@ -71,5 +86,9 @@ int main(int argc, char** argv) {
   if (stat_cmd->parsed()) return readperf::cli::run_stat_report(stat);
   exp.buildid_dir = buildid_dir;
   if (ex->parsed()) return readperf::cli::run_export(exp);
+  summary.buildid_dir = buildid_dir;
+  if (sum->parsed()) return readperf::cli::run_summary(summary);
+  csv.buildid_dir = buildid_dir;
+  if (csv_cmd->parsed()) return readperf::cli::run_csv(csv);
   return 2;
 }

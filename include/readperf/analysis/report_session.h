@@ -36,6 +36,9 @@ struct ReportSetup {
   // report's max_stack (PERF_MAX_STACK_DEPTH): call-chain entries beyond it are dropped,
   // counted from the end the chain is walked from.
   uint32_t max_stack = 127;
+  // Sees every record before the report does (exporters that need more than the histograms:
+  // record counts, processes, a record-by-record listing); not owned, may be null.
+  EventSink* tap = nullptr;
 };
 
 struct ReportData {
