@@ -34,6 +34,8 @@
 #include "readperf/reader/event_list.h"
 #include "readperf/reader/sample.h"
 #include "readperf/session/machine.h"
+#include "readperf/symbols/dwarf_unwind.h"
+#include "readperf/symbols/inline_frames.h"
 #include "readperf/symbols/symbol_cache.h"
 
 namespace readperf {
@@ -97,6 +99,9 @@ struct ResolverOptions {
   // machine__kernel_start(): where kernel addresses begin, for machine__addr_cpumode(). perf
   // keeps 1 << 63 on x86_64 (its PTI trampolines lie below the kernel map).
   uint64_t kernel_start = 1ull << 63;
+  // Unwind the user stack copy of `--call-graph dwarf` samples (perf's
+  // thread__resolve_callchain_unwind()), with inline frames for the unwound addresses.
+  bool dwarf_unwind = true;
 };
 
 class Resolver {
@@ -139,6 +144,11 @@ class Resolver {
   const KernelSymbols& load_kernel();
   void find_symbol(Frame& f);
   void resolve_callchain(const Thread& t, const Sample& s);
+  // resolver_unwind.cpp: the DWARF unwinding of the sample's user stack, and one unwound
+  // address appended with its inline frames (machine.c unwind_entry()).
+  void unwind_user(const Thread& t, const Sample& s);
+  void append_unwound(const Thread& t, uint64_t ip);
+  const DsoSymbols* user_symbols(const Map& map);
 
   Machine& machine_;
   SymbolCache& symbols_;
@@ -150,6 +160,11 @@ class Resolver {
   // KSYMBOL (BPF) dsos get one symbol named after them, at map-relative 0, as
   // machine.c machine__process_ksymbol_register() inserts.
   std::unordered_map<const Dso*, Symbol> own_symbols_;
+  UnwindCfiCache cfi_;
+  InlineFrames inlines_;
+  std::vector<uint64_t> unwound_;
+  // The symbols of inline frames (srcline.c new_inline_sym()), per inline answer.
+  std::unordered_map<const std::vector<InlineRecord>*, std::vector<Symbol>> inline_syms_;
 };
 
 }  // namespace readperf
