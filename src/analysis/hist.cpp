@@ -114,8 +114,9 @@ Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, u
         sym_done = true;
         if (const Symbol* s = f.chain.sym) {
           // sort.c sort__sym_cmp(): without a dso key the dso comes first.
-          k.w[n++] = 1 | (has_dso_key_ ? 0 : uint64_t{dso_id} << 1);
-          k.w[n++] = s->start;
+          // sort.c _sort__sym_cmp(): an inline frame's symbol compares by name first.
+          k.w[n++] = (s->inlined ? 3 : 1) | (has_dso_key_ ? 0 : uint64_t{dso_id} << 2);
+          k.w[n++] = s->inlined ? s->start ^ name_hash(s->name) : s->start;
           k.w[n++] = s->end;
         } else {
           k.w[n++] = 0;
@@ -298,6 +299,12 @@ bool Hists::collapse_before(const HistEntry& x, const HistEntry& y) const {
         if (!x.sym || !y.sym) {
           c = cmp_null(x.sym, y.sym);
         } else if (x.sym != y.sym) {
+          if (x.sym->inlined || y.sym->inlined) {
+            // _sort__sym_cmp(): "strcmp(sym_l->name, sym_r->name)", then overlap is equal.
+            c = name_cmp(x.sym->name, y.sym->name);
+            if (c) break;
+            if (x.sym->start <= y.sym->end && x.sym->end >= y.sym->start) break;
+          }
           c = sign64(static_cast<int64_t>(y.sym->start - x.sym->start));
           if (!c) c = sign64(static_cast<int64_t>(y.sym->end - x.sym->end));
         }

@@ -1,9 +1,10 @@
 // The `--call-graph dwarf` half of Resolver: machine.c thread__resolve_callchain_unwind() and
 // unwind_entry(), over the symbols layer's CFI unwinder (perf 6.1 as Debian builds it uses
 // libunwind: util/unwind-libunwind-local.c) and inline frames (util/srcline.c).
+#include <elf.h>
+
 #include <bit>
 #include <cstring>
-#include <elf.h>
 
 #include "readperf/analysis/resolver.h"
 #include "readperf/format/perf_abi.h"
@@ -36,17 +37,31 @@ void Resolver::unwind_user(const Thread& t, const Sample& s) {
   const uint64_t stack_end = sp + s.user_stack_size;
   const Bytes stack = s.user_stack;
 
+  char level = 0;  // find_map() always writes it
   UnwindCallbacks cb;
   cb.find_code = [&](uint64_t ip, CodeLocation* where) {
-    // find_proc_info(): the map of the address, its file's CFI.
-    const Map* m = machine_.find_map(t, kMiscUser, ip, nullptr);
-    if (!m) return false;
+    // find_proc_info(): the map of the address and its file.
+    const Map* m = machine_.find_map(t, kMiscUser, ip, &level);
+    if (!m || !m->dso) return false;
     const DsoSymbols* ds = user_symbols(*m);
     if (!ds || ds->runtime_path.empty()) return false;
     const CfiFile* file = cfi_.get(ds->runtime_path);
     if (!file) return false;
     where->file = file;
-    where->bias = ip - file->offset_to_vaddr(m->map_ip(ip));
+    where->map_start = m->start;
+    where->map_end = m->end;
+    // read_unwind_spec_eh_frame(): "if (map->dso == dso && map->start < base_addr) base_addr =
+    // map->start - map->pgoff" over the maps in address order, so the lowest map of the DSO
+    // wins, even one an exec left behind from the parent process.
+    uint64_t base = m->start - m->pgoff;
+    for (const auto& [start, other] : t.maps->entries()) {
+      if (other.dso == m->dso) {
+        base = other.start - other.pgoff;
+        break;
+      }
+    }
+    where->eh_frame_bias = base - file->elf_base_address();
+    where->debug_frame_bias = ip - file->offset_to_vaddr(m->map_ip(ip));
     return true;
   };
   cb.read_word = [&](uint64_t addr, uint64_t* value) {
@@ -58,7 +73,7 @@ void Resolver::unwind_user(const Thread& t, const Sample& s) {
       std::memcpy(value, stack.data() + (addr - sp), 8);
       return true;
     }
-    const Map* m = machine_.find_map(t, kMiscUser, addr, nullptr);
+    const Map* m = machine_.find_map(t, kMiscUser, addr, &level);
     if (!m) return false;
     const DsoSymbols* ds = user_symbols(*m);
     if (!ds || ds->runtime_path.empty()) return false;
@@ -91,13 +106,15 @@ void Resolver::append_unwound(const Thread& t, uint64_t ip) {
         // the same range under the inlined function's name.
         for (const InlineRecord& r : recs) {
           Symbol is = *f.sym;
-          is.name = r.function;
+          // addr2line names the symbol table's function where DWARF has none.
+          if (!r.function.empty()) is.name = r.function;
+          is.inlined = is.name != f.sym->name;
           syms.push_back(is);
         }
       }
       for (size_t i = 0; i < recs.size(); ++i) {
         Frame fi = f;
-        if (recs[i].function != f.sym->name) {
+        if (syms[i].inlined) {
           fi.sym = &syms[i];
           fi.inlined = true;
         }

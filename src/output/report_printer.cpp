@@ -130,6 +130,7 @@ void put_symbol(fmt::memory_buffer& b, const HistEntry& e, uint32_t width) {
       if (width > used && name.size() > width - used) name = name.substr(0, width - used);
       if (width <= used) name = {};
       b.append(name);
+      if (e.sym->inlined) b.append(std::string_view(" (inlined)"));
     }
   } else if (e.ip) {
     fmt::format_to(std::back_inserter(b), "0x{:016x}", e.ip);

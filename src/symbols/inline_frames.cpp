@@ -31,14 +31,8 @@ InlineFrames::File* InlineFrames::file(const std::string& path) {
 
 namespace {
 
-bool is_function(Dwarf_Die* die) {
-  int tag = dwarf_tag(die);
-  return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
-         tag == DW_TAG_entry_point;
-}
-
 // binutils dwarf2.c takes DW_AT_linkage_name over DW_AT_name (both through the abstract
-// origin), which is what `addr2line -f` prints.
+// origin and specification), which is what `addr2line -f` prints.
 std::string function_name(Dwarf_Die* die) {
   Dwarf_Attribute attr;
   const char* name = nullptr;
@@ -46,8 +40,67 @@ std::string function_name(Dwarf_Die* die) {
   if (!name && dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr)) {
     name = dwarf_formstring(&attr);
   }
-  if (!name) name = dwarf_diename(die);
-  return name ? name : "??";
+  if (!name && dwarf_attr_integrate(die, DW_AT_name, &attr)) name = dwarf_formstring(&attr);
+  return name ? name : "";
+}
+
+// The functions whose code holds `pc` below `parent`, outermost first: subprograms and the
+// inlined subroutines nested in them (through lexical blocks), as binutils' dwarf2.c nests
+// them by caller_func. dwarf_getscopes() is no help: past an inlined instance it follows the
+// abstract origin's scopes, not the function it was inlined into.
+// The length of the range of `die` holding `pc`, 0 when none does.
+uint64_t range_len_at(Dwarf_Die* die, Dwarf_Addr pc) {
+  Dwarf_Addr base, lo, hi;
+  ptrdiff_t off = 0;
+  for (int guard = 0; guard < 4096 && (off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0;
+       ++guard) {
+    if (pc >= lo && pc < hi) return hi - lo;
+  }
+  return 0;
+}
+
+void functions_at(Dwarf_Die* parent, Dwarf_Addr pc, int depth, std::vector<Dwarf_Die>& out) {
+  if (depth > 64) return;  // hostile nesting
+  Dwarf_Die child;
+  if (dwarf_child(parent, &child) != 0) return;
+  // binutils lookup_address_in_function_table(): the function of the smallest range holding
+  // the address, the last one read among equals (gas describes an assembler entry point once
+  // per alias, and addr2line names the last).
+  Dwarf_Die best;
+  uint64_t best_len = 0;
+  bool best_is_block = false;
+  do {
+    switch (dwarf_tag(&child)) {
+      case DW_TAG_subprogram:
+      case DW_TAG_inlined_subroutine:
+      case DW_TAG_entry_point:
+      case DW_TAG_lexical_block: {
+        uint64_t len = range_len_at(&child, pc);
+        if (len != 0 && (best_len == 0 || len <= best_len)) {
+          best = child;
+          best_len = len;
+          best_is_block = dwarf_tag(&child) == DW_TAG_lexical_block;
+        }
+        break;
+      }
+      case DW_TAG_namespace:
+      case DW_TAG_class_type:
+      case DW_TAG_structure_type:
+      case DW_TAG_union_type:
+      case DW_TAG_module:
+        if (best_len == 0) {
+          size_t before = out.size();
+          functions_at(&child, pc, depth + 1, out);
+          if (out.size() != before) return;
+        }
+        break;
+      default:
+        break;
+    }
+  } while (dwarf_siblingof(&child, &child) == 0);
+  if (best_len == 0) return;
+  if (!best_is_block) out.push_back(best);
+  functions_at(&best, pc, depth + 1, out);
 }
 
 }  // namespace
@@ -61,35 +114,34 @@ const std::vector<InlineRecord>& InlineFrames::lookup(const std::string& path, u
   Dwarf_Die cu;
   if (!dwarf_addrdie(f->dwarf, vaddr, &cu)) return out;
   // The first record: the innermost function and the line table's line. srcline.c
-  // read_addr2line_record() takes a record without a line number as the end of the answer.
+  // filename_split() takes "??:0" as no answer.
   Dwarf_Line* line = dwarf_getsrc_die(&cu, vaddr);
   int lineno = 0;
-  if (!line || dwarf_lineno(line, &lineno) != 0 || lineno == 0) return out;
-  const char* src = dwarf_linesrc(line, nullptr, nullptr);
+  const char* src = line ? dwarf_linesrc(line, nullptr, nullptr) : nullptr;
+  if (!line || dwarf_lineno(line, &lineno) != 0 || !src) return out;
 
-  Dwarf_Die* scopes = nullptr;
-  int n = dwarf_getscopes(&cu, vaddr, &scopes);
-  std::vector<Dwarf_Die*> funcs;
-  for (int i = 0; i < n; ++i) {
-    if (!is_function(&scopes[i])) continue;
-    funcs.push_back(&scopes[i]);
-    if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine) break;
-  }
-  out.push_back({funcs.empty() ? "??" : function_name(funcs[0]), src ? src : "??",
+  // The functions around the address, innermost first, up to the out-of-line one
+  // (binutils' lookup_address_in_function_table() and its caller_func chain).
+  std::vector<Dwarf_Die> nest;
+  functions_at(&cu, vaddr, 0, nest);
+  std::vector<Dwarf_Die*> funcs;  // innermost first
+  for (auto i = nest.rbegin(); i != nest.rend(); ++i) funcs.push_back(&*i);
+  // Without a DWARF function addr2line names the symbol table's: left empty for the caller.
+  out.push_back({funcs.empty() ? std::string() : function_name(funcs[0]), src,
                  static_cast<uint32_t>(lineno)});
   // Each inliner, at the call site of the function inlined into it.
   Dwarf_Files* files = nullptr;
-  dwarf_getsrcfiles(&cu, &files, nullptr);
-  for (size_t i = 0; i + 1 < funcs.size(); ++i) {
+  size_t nfiles = 0;
+  if (dwarf_getsrcfiles(&cu, &files, &nfiles) != 0) files = nullptr;
+  for (size_t i = 0; i + 1 < funcs.size() && i < 1024; ++i) {
     Dwarf_Attribute attr;
     Dwarf_Word call_line = 0, call_file = 0;
     if (dwarf_attr(funcs[i], DW_AT_call_line, &attr)) dwarf_formudata(&attr, &call_line);
     if (dwarf_attr(funcs[i], DW_AT_call_file, &attr)) dwarf_formudata(&attr, &call_file);
-    if (call_line == 0) break;
-    const char* cf = files ? dwarf_filesrc(files, call_file, nullptr, nullptr) : nullptr;
+    const char* cf =
+        files && call_file < nfiles ? dwarf_filesrc(files, call_file, nullptr, nullptr) : nullptr;
     out.push_back({function_name(funcs[i + 1]), cf ? cf : "??", static_cast<uint32_t>(call_line)});
   }
-  free(scopes);
   return out;
 }
 

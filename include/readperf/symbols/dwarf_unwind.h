@@ -34,8 +34,14 @@ class CfiFile {
   // The ELF virtual address a file offset is loaded at (by the PT_LOAD holding it), as
   // map__rip_2objdump() converts; the offset itself when no segment holds it.
   uint64_t offset_to_vaddr(uint64_t offset) const;
+  // perf's elf_base_address(): the first PT_LOAD's p_vaddr, page aligned.
+  uint64_t elf_base_address() const;
   // The ELF header's e_type (ET_EXEC, ET_DYN, ...).
   uint16_t elf_type() const;
+  // Whether perf's find_proc_info() can use the file's .eh_frame (it needs .eh_frame_hdr) and
+  // .debug_frame.
+  bool has_eh_frame_hdr() const;
+  bool has_debug_frame() const;
   // Eight bytes of the file at `offset` (perf's dso__data_read_offset()).
   bool read_word(uint64_t offset, uint64_t* value) const;
 
@@ -73,23 +79,33 @@ struct UnwindRegs {
   }
 };
 
-// Where an address's code lies: the file and how far the mapping moved its addresses
-// (ELF vaddr = address - bias).
+// Where an address's code lies, as perf's find_proc_info() sees it.
 struct CodeLocation {
   const CfiFile* file = nullptr;
-  uint64_t bias = 0;
+  // ELF vaddr = address - bias. perf's read_unwind_spec_eh_frame() takes the .eh_frame_hdr
+  // base from the lowest map of the same DSO in the thread's maps (which, after an exec that
+  // kept the parent's maps, is the parent's mapping, so the lookup misses and libunwind falls
+  // back to frame pointers); dwarf_find_debug_frame() gets the map's own start.
+  uint64_t eh_frame_bias = 0;
+  uint64_t debug_frame_bias = 0;
+  // The map's bounds (di.start_ip / di.end_ip): an FDE outside them does not count.
+  uint64_t map_start = 0;
+  uint64_t map_end = ~0ull;
 };
 
 struct UnwindCallbacks {
-  // False when no file-backed map holds `ip`.
+  // False when no map with a readable file holds `ip`: find_proc_info() fails with -EINVAL,
+  // which ends the walk (it is not libunwind's "no info" that falls back to frame pointers).
   std::function<bool(uint64_t ip, CodeLocation* where)> find_code;
-  // False when the word cannot be read (which ends the walk, as libunwind's step fails).
+  // perf's access_mem(): false when the word cannot be read.
   std::function<bool(uint64_t addr, uint64_t* value)> read_word;
 };
 
 // The return addresses of the stack, leaf first: ips[0] is the registers' rip, every caller's
 // is decremented by one (get_entries(): "Decrement the IP for any non-activation frames")
-// unless its callee was a signal frame. At most max_stack entries.
+// unless it is a sigreturn trampoline. At most max_stack entries. The steps are libunwind
+// 1.6's x86_64 unw_step(): CFI first, else its PLT and frame-pointer guesses, with its end
+// conditions, so the frames are the ones perf 6.1 shows.
 void unwind_x86_64(const UnwindRegs& regs, const UnwindCallbacks& cb, uint32_t max_stack,
                    std::vector<uint64_t>& ips);
 
