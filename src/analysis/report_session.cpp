@@ -221,8 +221,16 @@ class ReportSink : public EventSink {
       key_.resize(at + b.size() / 8);
       std::memcpy(key_.data() + at, b.data(), b.size() / 8 * 8);
     }
+    // A `--call-graph dwarf` sample's chain comes from its registers and stack copy, which the
+    // key does not hold: such samples are always resolved.
+    const bool unwound = with_chain && resolver_.options().dwarf_unwind &&
+                         (s.sample_type & (kSampleRegsUser | kSampleStackUser)) ==
+                             (kSampleRegsUser | kSampleStackUser) &&
+                         s.user_stack_size != 0;
     uint64_t raw_hash = RepeatCache::hash(key_);
-    if (std::span<const uint32_t> plan = rep.raw.find(raw_hash, key_); !plan.empty()) {
+    if (std::span<const uint32_t> plan =
+            unwound ? std::span<const uint32_t>() : rep.raw.find(raw_hash, key_);
+        !plan.empty()) {
       hists.replay(plan, period);
       return;
     }
@@ -271,11 +279,11 @@ class ReportSink : public EventSink {
     if (std::span<const uint32_t> plan = rep.resolved.find(resolved_hash, resolved_key_);
         !plan.empty()) {
       hists.replay(plan, period);
-      rep.raw.insert(raw_hash, key_, plan);
+      if (!unwound) rep.raw.insert(raw_hash, key_, plan);
       return;
     }
     hists.add(hs, &plan_);
-    rep.raw.insert(raw_hash, key_, plan_);
+    if (!unwound) rep.raw.insert(raw_hash, key_, plan_);
     rep.resolved.insert(resolved_hash, resolved_key_, plan_);
   }
 

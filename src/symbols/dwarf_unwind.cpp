@@ -397,7 +397,8 @@ Step dwarf_step(Cursor& c, const UnwindCallbacks& cb) {
     c.ip = ip;
   }
   if (c.ip == prev_ip && c.cfa == prev_cfa) return Step::kError;  // -UNW_EBADFRAME
-  if (c.ip == 0) st = Step::kEnd;
+  // A return address read as 0 still makes a frame: perf 6.1 with Debian's libunwind 1.6.2
+  // shows it as ffffffffffffffff, then the next step finds no map and ends.
   return st;
 }
 
@@ -488,7 +489,9 @@ bool unw_step(Cursor& c, const UnwindCallbacks& cb) {
     c.ip = 0;
   }
   if (c.ip == prev_ip && c.cfa == prev_cfa) return false;  // -UNW_EBADFRAME
-  return more && c.ip != 0;
+  // A zero read from the frame chain still counts as a step (ret = 1): perf shows it as
+  // ffffffffffffffff once decremented.
+  return more;
 }
 
 }  // namespace
