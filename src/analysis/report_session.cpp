@@ -193,8 +193,9 @@ class ReportSink : public EventSink {
     return id;
   }
 
-  HistFrame hist_frame(const Frame& f) {
+  HistFrame hist_frame(const Frame& f, bool chain = true) {
     HistFrame h;
+    if (with_srcline_) h.srcline = resolver_.srcline(f, chain);
     h.chain.ip = f.ip;
     h.chain.dso = f.dso;
     h.chain.sym = f.sym;
@@ -240,7 +241,7 @@ class ReportSink : public EventSink {
     HistSample hs;
     hs.thread = t;
     hs.comm = rs.comm;
-    hs.self = hist_frame(rs.self);
+    hs.self = hist_frame(rs.self, false);
     hs.period = period;
     hs.filtered = filter_bits(*t, hs.self, rs.self.map != nullptr);
 
@@ -303,6 +304,7 @@ class ReportSink : public EventSink {
                  (uint64_t{f.chain.sym != nullptr} << 56);
     resolved_key_.push_back(w);
     resolved_key_.push_back(f.chain.sym ? reinterpret_cast<uintptr_t>(f.chain.sym) : addr);
+    if (with_srcline_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(f.srcline.data()));
   }
 
   uint8_t filter_bits(const Thread& t, const HistFrame& f, bool has_map) const {
@@ -325,6 +327,7 @@ class ReportSink : public EventSink {
   PerfData& pd_;
   bool os_release_seen_ = false;
   const ReportSetup& setup_;
+  const bool with_srcline_ = setup_.hist.sort.has(SortKey::kSrcline);  // after setup_
   std::shared_ptr<SessionState> state_;
   Machine& machine_;
   Resolver& resolver_;

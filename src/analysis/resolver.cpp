@@ -199,8 +199,7 @@ const ResolvedSample& Resolver::resolve(const Sample& s, const Evsel* /*evsel*/,
   return result_;
 }
 
-void Resolver::for_each_loaded(
-    const std::function<void(const Dso&, const DsoSymbols&)>& fn) const {
+void Resolver::for_each_loaded(const std::function<void(const Dso&, const DsoSymbols&)>& fn) const {
   for (const Dso* d : load_order_) {
     const DsoEntry& e = dsos_.at(d);
     if (e.user) fn(*d, *e.user);

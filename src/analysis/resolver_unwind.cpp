@@ -98,7 +98,11 @@ void Resolver::append_unwound(const Thread& t, uint64_t ip) {
     uint64_t addr = f.addr;
     const CfiFile* rt = ds->runtime_path.empty() ? nullptr : cfi_.get(ds->runtime_path);
     if (rt && rt->elf_type() != ET_DYN) addr = rt->offset_to_vaddr(addr);
-    const std::vector<InlineRecord>& recs = inlines_.lookup(ds->symtab_path, addr);
+    const std::vector<InlineRecord>* found = &inlines_.lookup(ds->symtab_path, addr);
+    // Where the line table has nothing but the symbol table names the function, addr2line
+    // answers "FUNCTION\n??:?", which srcline.c filename_split() takes as file "??", line 0.
+    if (found->empty()) found = &no_line_record_;
+    const std::vector<InlineRecord>& recs = *found;
     if (!recs.empty()) {
       std::vector<Symbol>& syms = inline_syms_[&recs];
       if (syms.empty()) {
@@ -114,6 +118,7 @@ void Resolver::append_unwound(const Thread& t, uint64_t ip) {
       }
       for (size_t i = 0; i < recs.size(); ++i) {
         Frame fi = f;
+        fi.srcline = recs[i].srcline;  // the cursor node's srcline (append_inlines())
         if (syms[i].inlined) {
           fi.sym = &syms[i];
           fi.inlined = true;

@@ -142,6 +142,11 @@ const std::vector<InlineRecord>& InlineFrames::lookup(const std::string& path, u
         files && call_file < nfiles ? dwarf_filesrc(files, call_file, nullptr, nullptr) : nullptr;
     out.push_back({function_name(funcs[i + 1]), cf ? cf : "??", static_cast<uint32_t>(call_line)});
   }
+  for (InlineRecord& r : out) {
+    std::string_view f = r.file;
+    if (size_t slash = f.rfind('/'); slash != std::string_view::npos) f.remove_prefix(slash + 1);
+    r.srcline = std::string(f) + ":" + std::to_string(r.line);
+  }
   return out;
 }
 

@@ -29,6 +29,7 @@
 #include <functional>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "readperf/reader/event_list.h"
@@ -62,8 +63,8 @@ struct Frame {
   uint64_t map_start = 0;       // the map's start, for perf's symbol offset quirk
   char level = 0;               // 'k' kernel, '.' user, 'H' cpumodes perf does not resolve
   uint8_t cpumode = 0;
-  bool inlined = false;       // an inline frame (DWARF issue)
-  std::string_view srcline;   // for inline frames (DWARF issue)
+  bool inlined = false;      // an inline frame (DWARF issue)
+  std::string_view srcline;  // for inline frames (DWARF issue)
 
   // The address in the symbol table's coordinates, the one `sym` was found with.
   uint64_t sym_addr = 0;
@@ -129,13 +130,18 @@ class Resolver {
   void for_each_loaded(const std::function<void(const Dso&, const DsoSymbols&)>& fn) const;
   const KernelSymbols* kernel_symbols() const { return kernel_; }
 
+  // sort.c hist_entry__srcline(): the srcline of a frame, interned (equal strings share their
+  // storage for the Resolver's life). `chain`: the frame is a call-chain entry (perf looks
+  // those up at the recorded address), else the sample's own (at the map-relative one).
+  std::string_view srcline(const Frame& f, bool chain);
+
   Machine& machine() { return machine_; }
   SymbolCache& symbols() { return symbols_; }
   const ResolverOptions& options() const { return options_; }
 
  private:
   struct DsoEntry {
-    const DsoSymbols* user = nullptr;  // user-space DSOs
+    const DsoSymbols* user = nullptr;     // user-space DSOs
     const SymbolTable* module = nullptr;  // kernel modules: their table in the kernel's
     bool kernel = false;                  // the kernel itself (vmlinux)
     bool own = false;                     // a KSYMBOL dso: one symbol over its map
@@ -165,6 +171,20 @@ class Resolver {
   std::vector<uint64_t> unwound_;
   // The symbols of inline frames (srcline.c new_inline_sym()), per inline answer.
   std::unordered_map<const std::vector<InlineRecord>*, std::vector<Symbol>> inline_syms_;
+  // resolver_srcline.cpp.
+  struct SrclineKey {
+    const Dso* dso;
+    uint64_t addr;
+    const Symbol* sym;
+    bool operator==(const SrclineKey&) const = default;
+  };
+  struct SrclineKeyHash {
+    size_t operator()(const SrclineKey& k) const;
+  };
+  std::string_view intern_srcline(std::string_view s);
+  std::unordered_set<std::string> srclines_;
+  const std::vector<InlineRecord> no_line_record_{InlineRecord{"", "??", 0, "??:0"}};
+  std::unordered_map<SrclineKey, std::string_view, SrclineKeyHash> srcline_memo_;
 };
 
 }  // namespace readperf

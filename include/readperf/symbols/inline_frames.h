@@ -19,6 +19,8 @@ struct InlineRecord {
   std::string function;  // "??" when DWARF names none
   std::string file;      // the source file of the line this record stands at
   uint32_t line = 0;
+  // srcline.c srcline_from_fileline(): "basename:line", what perf shows for this record.
+  std::string srcline;
 };
 
 class InlineFrames {
