@@ -3,6 +3,7 @@
 #include <execinfo.h>
 #include <gtest/gtest.h>
 #include <link.h>
+#include <pthread.h>
 
 #include <cstring>
 #include <map>
@@ -135,6 +136,16 @@ __attribute__((noinline)) void capture(Captured* c) {
       :
       : "r"(r)
       : "rax", "memory");
+  // As the kernel does, copy no further than the stack's end (perf's dyn_size).
+  pthread_attr_t attr;
+  void* lo = nullptr;
+  size_t size = 0;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    pthread_attr_getstack(&attr, &lo, &size);
+    pthread_attr_destroy(&attr);
+  }
+  const uint64_t end = reinterpret_cast<uint64_t>(lo) + size;
+  if (end > r[kDwarfRsp]) c->stack.resize(std::min<uint64_t>(c->stack.size(), end - r[kDwarfRsp]));
   std::memcpy(c->stack.data(), reinterpret_cast<const void*>(r[kDwarfRsp]), c->stack.size());
   c->nbt = backtrace(c->bt, 16);
 }
