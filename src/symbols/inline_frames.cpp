@@ -103,6 +103,44 @@ void functions_at(Dwarf_Die* parent, Dwarf_Addr pc, int depth, std::vector<Dwarf
   functions_at(&best, pc, depth + 1, out);
 }
 
+// binutils 2.40 (addr2line) names a DWARF 5 line-table row that comes before any
+// DW_LNS_set_file of its sequence by file entry 0, the compilation unit's primary file, where
+// the file register's initial value 1 (what libdw and readelf show) may be an included file:
+// `s_sin-fma.c:201` rather than `s_sin.c:201` for code of s_sin.c included into s_sin-fma.c.
+// Null when that does not apply. gcc never sets the file to 1 at a sequence's start, so rows
+// before the first row of another file are taken as the default's.
+const char* default_file_name(Dwarf_Die* cu, Dwarf_Line* line) {
+  Dwarf_Half version = 0;
+  Dwarf_Die unused;
+  if (!dwarf_cu_die(cu->cu, &unused, &version, nullptr, nullptr, nullptr, nullptr, nullptr) ||
+      version < 5) {
+    return nullptr;
+  }
+  Dwarf_Files* files = nullptr;
+  size_t idx = 0;
+  if (dwarf_line_file(line, &files, &idx) != 0 || idx != 1) return nullptr;
+  Dwarf_Lines* lines = nullptr;
+  size_t n = 0;
+  if (dwarf_getsrclines(cu, &lines, &n) != 0) return nullptr;
+  size_t at = n;
+  for (size_t i = 0; i < n; ++i) {
+    if (dwarf_onesrcline(lines, i) == line) {
+      at = i;
+      break;
+    }
+  }
+  if (at == n) return nullptr;
+  for (size_t i = at; i-- > 0;) {
+    Dwarf_Line* prev = dwarf_onesrcline(lines, i);
+    bool end = false;
+    if (!prev || dwarf_lineendsequence(prev, &end) != 0 || end) break;
+    size_t pidx = 0;
+    Dwarf_Files* pf = nullptr;
+    if (dwarf_line_file(prev, &pf, &pidx) != 0 || pidx != 1) return nullptr;
+  }
+  return dwarf_filesrc(files, 0, nullptr, nullptr);
+}
+
 }  // namespace
 
 const std::vector<InlineRecord>& InlineFrames::lookup(const std::string& path, uint64_t vaddr) {
@@ -119,6 +157,7 @@ const std::vector<InlineRecord>& InlineFrames::lookup(const std::string& path, u
   int lineno = 0;
   const char* src = line ? dwarf_linesrc(line, nullptr, nullptr) : nullptr;
   if (!line || dwarf_lineno(line, &lineno) != 0 || !src) return out;
+  if (const char* primary = default_file_name(&cu, line)) src = primary;
 
   // The functions around the address, innermost first, up to the out-of-line one
   // (binutils' lookup_address_in_function_table() and its caller_func chain).
