@@ -18,16 +18,30 @@ std::string_view Resolver::intern_srcline(std::string_view s) {
   return *srclines_.emplace(s).first;
 }
 
+std::string_view Resolver::script_srcline(const Frame& f) {
+  // evsel_fprintf.c: the cursor node's srcline, else map__fprintf_srcline(), which asks
+  // map__srcline() without a symbol and prints nothing for "??:0".
+  if (!f.srcline.empty()) return f.srcline;
+  if (!f.map || !f.dso) return {};
+  std::string_view s = lookup_srcline(f, false, false);
+  if (s.starts_with("??:0")) return {};
+  return s;
+}
+
 std::string_view Resolver::srcline(const Frame& f, bool chain) {
   // An unwound frame carries its addr2line record's srcline (append_inlines() gives it to the
   // cursor node, fill_callchain_info() to the entry).
   if (!f.srcline.empty()) return intern_srcline(f.srcline);
+  return lookup_srcline(f, chain, true);
+}
+
+std::string_view Resolver::lookup_srcline(const Frame& f, bool chain, bool with_sym) {
   // map__srcline(): "??:0" without a map.
   if (!f.map || !f.dso) return intern_srcline("??:0");
   // he->ip: the sample's own entry has the map-relative address (al->addr), a call-chain
   // entry the recorded one (fill_callchain_info() sets al->addr = node->ip).
   const uint64_t addr = chain ? f.ip : f.addr;
-  SrclineKey key{f.dso, addr, f.sym};
+  SrclineKey key{f.dso, addr, with_sym ? f.sym : nullptr};
   if (auto it = srcline_memo_.find(key); it != srcline_memo_.end()) return it->second;
 
   uint64_t objdump_addr = addr;
@@ -49,7 +63,7 @@ std::string_view Resolver::srcline(const Frame& f, bool chain) {
   } else if (f.sym && !chain && recs) {
     // addr2line names the symbol table's function without a line: "??:0" (filename_split()).
     out = intern_srcline("??:0");
-  } else if (f.sym) {
+  } else if (f.sym && with_sym) {
     // __get_srcline() without an answer: "%s+%lu" of the symbol and the offset from it.
     out = intern_srcline(fmt::format("{}+{}", f.sym->name, addr - f.sym->start));
   } else {

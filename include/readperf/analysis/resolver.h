@@ -134,6 +134,8 @@ class Resolver {
   // storage for the Resolver's life). `chain`: the frame is a call-chain entry (perf looks
   // those up at the recorded address), else the sample's own (at the map-relative one).
   std::string_view srcline(const Frame& f, bool chain);
+  // What `script -F +srcline` prints under a frame (empty: nothing).
+  std::string_view script_srcline(const Frame& f);
 
   Machine& machine() { return machine_; }
   SymbolCache& symbols() { return symbols_; }
@@ -182,6 +184,7 @@ class Resolver {
     size_t operator()(const SrclineKey& k) const;
   };
   std::string_view intern_srcline(std::string_view s);
+  std::string_view lookup_srcline(const Frame& f, bool chain, bool with_sym);
   std::unordered_set<std::string> srclines_;
   const std::vector<InlineRecord> no_line_record_{InlineRecord{"", "??", 0, "??:0"}};
   std::unordered_map<SrclineKey, std::string_view, SrclineKeyHash> srcline_memo_;
