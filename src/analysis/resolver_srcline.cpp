@@ -60,7 +60,7 @@ std::string_view Resolver::lookup_srcline(const Frame& f, bool chain, bool with_
   std::string_view out;
   if (recs && !recs->empty()) {
     out = intern_srcline(recs->front().srcline);
-  } else if (f.sym && !chain && recs) {
+  } else if (f.sym && !chain && recs && !f.sym->name.ends_with("@plt")) {
     // addr2line names the symbol table's function without a line: "??:0" (filename_split()).
     out = intern_srcline("??:0");
   } else if (f.sym && with_sym) {

@@ -100,8 +100,9 @@ void Resolver::append_unwound(const Thread& t, uint64_t ip) {
     if (rt && rt->elf_type() != ET_DYN) addr = rt->offset_to_vaddr(addr);
     const std::vector<InlineRecord>* found = &inlines_.lookup(ds->symtab_path, addr);
     // Where the line table has nothing but the symbol table names the function, addr2line
-    // answers "FUNCTION\n??:?", which srcline.c filename_split() takes as file "??", line 0.
-    if (found->empty()) found = &no_line_record_;
+    // answers "FUNCTION\n??:?", which srcline.c filename_split() takes as file "??", line 0
+    // (not for perf's own "@plt" symbols, which are in no symbol table addr2line reads).
+    if (found->empty() && !f.sym->name.ends_with("@plt")) found = &no_line_record_;
     const std::vector<InlineRecord>& recs = *found;
     if (!recs.empty()) {
       std::vector<Symbol>& syms = inline_syms_[&recs];

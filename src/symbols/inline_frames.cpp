@@ -156,8 +156,14 @@ const std::vector<InlineRecord>& InlineFrames::lookup(const std::string& path, u
   Dwarf_Line* line = dwarf_getsrc_die(&cu, vaddr);
   int lineno = 0;
   const char* src = line ? dwarf_linesrc(line, nullptr, nullptr) : nullptr;
-  if (!line || dwarf_lineno(line, &lineno) != 0 || !src) return out;
-  if (const char* primary = default_file_name(&cu, line)) src = primary;
+  if (!line || dwarf_lineno(line, &lineno) != 0 || !src) {
+    // A unit holds the address but no row of its line table does: addr2line prints the
+    // function and ":?" (an empty file name, line 0).
+    lineno = 0;
+    src = "";
+  } else if (const char* primary = default_file_name(&cu, line)) {
+    src = primary;
+  }
 
   // The functions around the address, innermost first, up to the out-of-line one
   // (binutils' lookup_address_in_function_table() and its caller_func chain).
