@@ -141,6 +141,22 @@ const char* default_file_name(Dwarf_Die* cu, Dwarf_Line* line) {
   return dwarf_filesrc(files, 0, nullptr, nullptr);
 }
 
+// The unit whose ranges hold `pc`, for units .debug_aranges leaves out (crtstuff.c in glibc's
+// libraries): binutils' addr2line reads the units' own ranges.
+bool scan_units(Dwarf* dwarf, Dwarf_Addr pc, Dwarf_Die* out) {
+  Dwarf_CU* cu = nullptr;
+  Dwarf_Die die;
+  for (int guard = 0;
+       guard < 1'000'000 && dwarf_get_units(dwarf, cu, &cu, nullptr, nullptr, &die, nullptr) == 0;
+       ++guard) {
+    if (dwarf_haspc(&die, pc) == 1) {
+      *out = die;
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 const std::vector<InlineRecord>& InlineFrames::lookup(const std::string& path, uint64_t vaddr) {
@@ -150,7 +166,7 @@ const std::vector<InlineRecord>& InlineFrames::lookup(const std::string& path, u
   if (!inserted || !f->dwarf) return out;
 
   Dwarf_Die cu;
-  if (!dwarf_addrdie(f->dwarf, vaddr, &cu)) return out;
+  if (!dwarf_addrdie(f->dwarf, vaddr, &cu) && !scan_units(f->dwarf, vaddr, &cu)) return out;
   // The first record: the innermost function and the line table's line. srcline.c
   // filename_split() takes "??:0" as no answer.
   Dwarf_Line* line = dwarf_getsrc_die(&cu, vaddr);
