@@ -48,6 +48,7 @@ class ReportSink : public EventSink {
         resolver_(state_->resolver),
         builder_(state_->machine, pd.order()) {
     builder_.begin(pd.features());
+    resolver_.set_dwarf_unwind(unwinds_user_stacks(pd.features().arch));
   }
 
   ReportData take() {

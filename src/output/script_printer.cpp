@@ -165,7 +165,9 @@ class ScriptSink : public EventSink {
       symbols_ = std::make_unique<SymbolCache>(std::move(sc));
       resolver_ = std::make_unique<Resolver>(
           machine_, *symbols_,
-          ResolverOptions{.callchain = !cfg_.hide_call_graph, .max_stack = cfg_.max_stack});
+          ResolverOptions{.callchain = !cfg_.hide_call_graph,
+                          .max_stack = cfg_.max_stack,
+                          .dwarf_unwind = unwinds_user_stacks(pd_.features().arch)});
     }
     return *resolver_;
   }

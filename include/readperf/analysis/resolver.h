@@ -27,6 +27,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -105,6 +107,13 @@ struct ResolverOptions {
   bool dwarf_unwind = true;
 };
 
+// unwind-libunwind.c unwind__prepare_access(): perf 6.1 as Debian builds it unwinds x86_64
+// stacks only ("unwind: target platform=%s is not supported" otherwise), so a foreign
+// recording keeps just its kernel call chain. `arch` is the ARCH feature, if recorded.
+inline bool unwinds_user_stacks(const std::optional<std::string>& arch) {
+  return !arch || *arch == "x86_64" || *arch == "amd64";
+}
+
 class Resolver {
  public:
   Resolver(Machine& machine, SymbolCache& symbols, ResolverOptions options = {});
@@ -140,6 +149,7 @@ class Resolver {
   Machine& machine() { return machine_; }
   SymbolCache& symbols() { return symbols_; }
   const ResolverOptions& options() const { return options_; }
+  void set_dwarf_unwind(bool on) { options_.dwarf_unwind = on; }
 
  private:
   struct DsoEntry {
