@@ -20,11 +20,27 @@ uint64_t mix(uint64_t h) {
 
 }  // namespace
 
-uint64_t ChainFrame::match_addr() const { return sym ? sym->start : ip; }
+uint64_t name_hash(std::string_view s) {
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a
+  for (char c : s) h = (h ^ static_cast<uint8_t>(c)) * 0x100000001b3ull;
+  return h;
+}
+
+uint64_t ChainFrame::match_addr() const {
+  // Inline frames share their symbol's start: they are told apart by name.
+  if (sym && sym->inlined) return name_hash(sym->name);
+  return sym ? sym->start : ip;
+}
 
 int compare_chain_frames(const ChainFrame& a, const ChainFrame& b) {
-  // callchain.c match_chain(): both with a symbol compare (dso, symbol start), otherwise
-  // (dso, ip); perf's dso comparison is by pointer, which follows creation order.
+  // callchain.c match_chain(): "Compare inlined frames based on their symbol name because
+  // different inlined frames will have the same symbol start".
+  if (a.sym && b.sym && (a.sym->inlined || b.sym->inlined)) {
+    int c = a.sym->name.compare(b.sym->name);
+    return c < 0 ? -1 : c > 0 ? 1 : 0;
+  }
+  // Otherwise both with a symbol compare (dso, symbol start), else (dso, ip); perf's dso
+  // comparison is by pointer, which follows creation order.
   if (a.dso_order != b.dso_order) return a.dso_order < b.dso_order ? -1 : 1;
   uint64_t x = a.sym && b.sym ? a.sym->start : a.ip;
   uint64_t y = a.sym && b.sym ? b.sym->start : b.ip;
@@ -55,7 +71,7 @@ void CallTree::grow() {
 
 CallTree::NodeId CallTree::find_or_add(NodeId parent, const ChainFrame& f) {
   uint64_t addr = f.match_addr();
-  uint32_t has_sym = f.sym != nullptr;
+  uint32_t has_sym = f.sym ? (f.sym->inlined ? 2 : 1) : 0;
   size_t mask = table_.size() - 1;
   size_t i = mix(addr ^ (uint64_t{parent} << 32) ^ static_cast<uint32_t>(f.dso_order) ^
                  (uint64_t{has_sym} << 63)) &

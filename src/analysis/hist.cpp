@@ -108,14 +108,18 @@ Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, u
       case SortKey::kDso:
         k.w[n++] = dso_id;
         break;
+      case SortKey::kSrcline:
+        k.w[n++] = reinterpret_cast<uintptr_t>(f.srcline.data());
+        break;
       case SortKey::kSymbol:
       case SortKey::kIpcNull:
         if (sym_done) break;
         sym_done = true;
         if (const Symbol* s = f.chain.sym) {
           // sort.c sort__sym_cmp(): without a dso key the dso comes first.
-          k.w[n++] = 1 | (has_dso_key_ ? 0 : uint64_t{dso_id} << 1);
-          k.w[n++] = s->start;
+          // sort.c _sort__sym_cmp(): an inline frame's symbol compares by name first.
+          k.w[n++] = (s->inlined ? 3 : 1) | (has_dso_key_ ? 0 : uint64_t{dso_id} << 2);
+          k.w[n++] = s->inlined ? s->start ^ name_hash(s->name) : s->start;
           k.w[n++] = s->end;
         } else {
           k.w[n++] = 0;
@@ -134,7 +138,7 @@ void Hists::grow_table() {
   size_t mask = table_.size() - 1;
   for (uint32_t id : old) {
     if (id == kEmpty) continue;
-    size_t i = hash_words(keys_[id].w, 6) & mask;
+    size_t i = hash_words(keys_[id].w, 8) & mask;
     while (table_[i] != kEmpty) i = (i + 1) & mask;
     table_[i] = id;
   }
@@ -143,7 +147,7 @@ void Hists::grow_table() {
 uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f, uint64_t ip,
                         uint32_t comm, bool& created) {
   size_t mask = table_.size() - 1;
-  size_t i = hash_words(key.w, 6) & mask;
+  size_t i = hash_words(key.w, 8) & mask;
   for (;; i = (i + 1) & mask) {
     uint32_t id = table_[i];
     if (id == kEmpty) break;
@@ -161,6 +165,7 @@ uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f,
   e.sym = f.chain.sym;
   e.ip = ip;
   e.level = f.level;
+  e.srcline = f.srcline;
   e.filtered = s.filtered;
   if (config_.use_callchain) e.chain_root = tree_.new_root();
   keys_.push_back(key);
@@ -274,6 +279,10 @@ bool Hists::collapse_before(const HistEntry& x, const HistEntry& y) const {
       case SortKey::kComm:
         c = name_cmp(comms_[y.comm], comms_[x.comm]);
         break;
+      case SortKey::kSrcline:
+        // sort.c sort__srcline_cmp(): strcmp(right->srcline, left->srcline).
+        c = name_cmp(y.srcline, x.srcline);
+        break;
       case SortKey::kDso:
         if (!x.dso || !y.dso) {
           c = cmp_null(x.dso, y.dso);
@@ -298,6 +307,12 @@ bool Hists::collapse_before(const HistEntry& x, const HistEntry& y) const {
         if (!x.sym || !y.sym) {
           c = cmp_null(x.sym, y.sym);
         } else if (x.sym != y.sym) {
+          if (x.sym->inlined || y.sym->inlined) {
+            // _sort__sym_cmp(): "strcmp(sym_l->name, sym_r->name)", then overlap is equal.
+            c = name_cmp(x.sym->name, y.sym->name);
+            if (c) break;
+            if (x.sym->start <= y.sym->end && x.sym->end >= y.sym->start) break;
+          }
           c = sign64(static_cast<int64_t>(y.sym->start - x.sym->start));
           if (!c) c = sign64(static_cast<int64_t>(y.sym->end - x.sym->end));
         }
@@ -331,6 +346,9 @@ int Hists::output_cmp(const HistEntry& a, const HistEntry& b) const {
         break;
       case SortKey::kComm:
         c = name_cmp(comms_[b.comm], comms_[a.comm]);
+        break;
+      case SortKey::kSrcline:
+        c = name_cmp(b.srcline, a.srcline);
         break;
       case SortKey::kDso:
         if (!a.dso || !b.dso) {

@@ -48,6 +48,7 @@ class ReportSink : public EventSink {
         resolver_(state_->resolver),
         builder_(state_->machine, pd.order()) {
     builder_.begin(pd.features());
+    resolver_.set_dwarf_unwind(unwinds_user_stacks(pd.features().arch));
   }
 
   ReportData take() {
@@ -203,8 +204,9 @@ class ReportSink : public EventSink {
     return id;
   }
 
-  HistFrame hist_frame(const Frame& f) {
+  HistFrame hist_frame(const Frame& f, bool chain = true) {
     HistFrame h;
+    if (with_srcline_) h.srcline = resolver_.srcline(f, chain);
     h.chain.ip = f.ip;
     h.chain.dso = f.dso;
     h.chain.sym = f.sym;
@@ -231,8 +233,16 @@ class ReportSink : public EventSink {
       key_.resize(at + b.size() / 8);
       std::memcpy(key_.data() + at, b.data(), b.size() / 8 * 8);
     }
+    // A `--call-graph dwarf` sample's chain comes from its registers and stack copy, which the
+    // key does not hold: such samples are always resolved.
+    const bool unwound = with_chain && resolver_.options().dwarf_unwind &&
+                         (s.sample_type & (kSampleRegsUser | kSampleStackUser)) ==
+                             (kSampleRegsUser | kSampleStackUser) &&
+                         s.user_stack_size != 0;
     uint64_t raw_hash = RepeatCache::hash(key_);
-    if (std::span<const uint32_t> plan = rep.raw.find(raw_hash, key_); !plan.empty()) {
+    if (std::span<const uint32_t> plan =
+            unwound ? std::span<const uint32_t>() : rep.raw.find(raw_hash, key_);
+        !plan.empty()) {
       hists.replay(plan, period);
       return;
     }
@@ -242,7 +252,7 @@ class ReportSink : public EventSink {
     HistSample hs;
     hs.thread = t;
     hs.comm = rs.comm;
-    hs.self = hist_frame(rs.self);
+    hs.self = hist_frame(rs.self, false);
     hs.period = period;
     hs.filtered = filter_bits(*t, hs.self, rs.self.map != nullptr);
 
@@ -281,11 +291,11 @@ class ReportSink : public EventSink {
     if (std::span<const uint32_t> plan = rep.resolved.find(resolved_hash, resolved_key_);
         !plan.empty()) {
       hists.replay(plan, period);
-      rep.raw.insert(raw_hash, key_, plan);
+      if (!unwound) rep.raw.insert(raw_hash, key_, plan);
       return;
     }
     hists.add(hs, &plan_);
-    rep.raw.insert(raw_hash, key_, plan_);
+    if (!unwound) rep.raw.insert(raw_hash, key_, plan_);
     rep.resolved.insert(resolved_hash, resolved_key_, plan_);
   }
 
@@ -305,6 +315,7 @@ class ReportSink : public EventSink {
                  (uint64_t{f.chain.sym != nullptr} << 56);
     resolved_key_.push_back(w);
     resolved_key_.push_back(f.chain.sym ? reinterpret_cast<uintptr_t>(f.chain.sym) : addr);
+    if (with_srcline_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(f.srcline.data()));
   }
 
   uint8_t filter_bits(const Thread& t, const HistFrame& f, bool has_map) const {
@@ -327,6 +338,7 @@ class ReportSink : public EventSink {
   PerfData& pd_;
   bool os_release_seen_ = false;
   const ReportSetup& setup_;
+  const bool with_srcline_ = setup_.hist.sort.has(SortKey::kSrcline);  // after setup_
   std::shared_ptr<SessionState> state_;
   Machine& machine_;
   Resolver& resolver_;

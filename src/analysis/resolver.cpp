@@ -193,13 +193,13 @@ const ResolvedSample& Resolver::resolve(const Sample& s, const Evsel* /*evsel*/,
   result_.callchain.clear();
   result_.has_callchain = s.has_callchain && options_.callchain && callchain;
   if (result_.has_callchain) resolve_callchain(*t, s);
-  // The DWARF issue's hook: thread__resolve_callchain_unwind() appends unwound user frames
-  // here for samples with a user stack.
+  // machine.c thread__resolve_callchain(), callee order: the recorded chain, then the frames
+  // unwound from the user stack copy (thread__resolve_callchain_unwind()).
+  if (result_.has_callchain && options_.dwarf_unwind) unwind_user(*t, s);
   return result_;
 }
 
-void Resolver::for_each_loaded(
-    const std::function<void(const Dso&, const DsoSymbols&)>& fn) const {
+void Resolver::for_each_loaded(const std::function<void(const Dso&, const DsoSymbols&)>& fn) const {
   for (const Dso* d : load_order_) {
     const DsoEntry& e = dsos_.at(d);
     if (e.user) fn(*d, *e.user);

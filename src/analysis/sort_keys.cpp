@@ -26,7 +26,7 @@ constexpr std::array<Dimension, 26> kCommon = {{
     {"parent", false, {}},
     {"cpu", false, {}},
     {"socket", false, {}},
-    {"srcline", false, {}},
+    {"srcline", true, SortKey::kSrcline},
     {"srcfile", false, {}},
     {"local_weight", false, {}},
     {"weight", false, {}},
@@ -95,6 +95,8 @@ std::string_view sort_key_header(SortKey k) {
       return "Symbol";
     case SortKey::kIpcNull:
       return "IPC   [IPC Coverage]";
+    case SortKey::kSrcline:
+      return "Source:Line";
   }
   return "";
 }

@@ -111,7 +111,10 @@ class CollapsedSink : public EventSink {
       if (pd_.features().os_release) sc.recorded_os_release = *pd_.features().os_release;
       symbols_ = std::make_unique<SymbolCache>(std::move(sc));
       resolver_ = std::make_unique<Resolver>(
-          machine_, *symbols_, ResolverOptions{.callchain = true, .max_stack = cfg_.max_stack});
+          machine_, *symbols_,
+          ResolverOptions{.callchain = true,
+                          .max_stack = cfg_.max_stack,
+                          .dwarf_unwind = unwinds_user_stacks(pd_.features().arch)});
     }
     return *resolver_;
   }

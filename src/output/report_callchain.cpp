@@ -93,6 +93,7 @@ class GraphPrinter {
     // callchain.c callchain_list__sym_name().
     if (f.sym) {
       b_.append(f.sym->name);
+      if (f.sym->inlined) b_.append(std::string_view(" (inlined)"));
     } else if (f.ip) {
       fmt::format_to(std::back_inserter(b_), "{:#x}", f.ip);
     } else {

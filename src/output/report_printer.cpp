@@ -27,7 +27,7 @@ struct Column {
 
 // perf's hists->col_len[] for the columns readperf prints.
 struct ColumnWidths {
-  uint32_t comm = 0, thread = 0, dso = 0, symbol = 0, ipc = 0;
+  uint32_t comm = 0, thread = 0, dso = 0, symbol = 0, ipc = 0, srcline = 0;
 };
 
 ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) {
@@ -53,6 +53,7 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) 
       w.thread = comm_len + 8;
     }
     if (e.dso) w.dso = std::max(w.dso, static_cast<uint32_t>(hists.dso_name(e.dso).size()));
+    w.srcline = std::max(w.srcline, static_cast<uint32_t>(e.srcline.size()));
   }
   auto header = [](SortKey k) { return static_cast<uint32_t>(sort_key_header(k).size()); };
   w.comm = std::max(w.comm, header(SortKey::kComm));
@@ -60,6 +61,7 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) 
   w.dso = std::max(w.dso, header(SortKey::kDso));
   w.symbol = std::max(w.symbol, header(SortKey::kSymbol));
   w.ipc = std::max(w.ipc, header(SortKey::kIpcNull));
+  w.srcline = std::max(w.srcline, header(SortKey::kSrcline));
   return w;
 }
 
@@ -92,6 +94,9 @@ std::vector<Column> make_columns(const Hists& hists, const ColumnWidths& w) {
         break;
       case SortKey::kIpcNull:
         width = w.ipc;
+        break;
+      case SortKey::kSrcline:
+        width = w.srcline;
         break;
     }
     cols.push_back({Field::kSort, k, sort_key_header(k), width});
@@ -130,6 +135,7 @@ void put_symbol(fmt::memory_buffer& b, const HistEntry& e, uint32_t width) {
       if (width > used && name.size() > width - used) name = name.substr(0, width - used);
       if (width <= used) name = {};
       b.append(name);
+      if (e.sym->inlined) b.append(std::string_view(" (inlined)"));
     }
   } else if (e.ip) {
     fmt::format_to(std::back_inserter(b), "0x{:016x}", e.ip);
@@ -199,6 +205,10 @@ void print_entry_line(const Hists& hists, const HistEntry& e, const std::vector<
             break;
           case SortKey::kIpcNull:
             put_fixed(b, "-      -", c.width);
+            break;
+          case SortKey::kSrcline:
+            // sort.c hist_entry__srcline_snprintf(): "%-.*s", cut but not padded.
+            b.append(e.srcline.substr(0, std::min<size_t>(e.srcline.size(), c.width)));
             break;
         }
         break;

@@ -12,9 +12,9 @@
 #include "readperf/analysis/resolver.h"
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/event_name.h"
+#include "readperf/output/symbol_sources.h"
 #include "readperf/session/session_builder.h"
 #include "script_fields.h"
-#include "readperf/output/symbol_sources.h"
 #include "script_internal.h"
 #include "script_trace.h"
 
@@ -165,7 +165,9 @@ class ScriptSink : public EventSink {
       symbols_ = std::make_unique<SymbolCache>(std::move(sc));
       resolver_ = std::make_unique<Resolver>(
           machine_, *symbols_,
-          ResolverOptions{.callchain = !cfg_.hide_call_graph, .max_stack = cfg_.max_stack});
+          ResolverOptions{.callchain = !cfg_.hide_call_graph,
+                          .max_stack = cfg_.max_stack,
+                          .dwarf_unwind = unwinds_user_stacks(pd_.features().arch)});
     }
     return *resolver_;
   }
@@ -294,6 +296,7 @@ class ScriptSink : public EventSink {
         }
         if (opts & kPrintSym) print_sym(fr, opts);
         if ((opts & kPrintDso) && !fr.inlined) print_dso(fr.dso_name());
+        if (opts & kPrintSrcline) print_srcline(fr);
         if (fr.inlined) out_.write(" (inlined)");
         out_.put('\n');
       }
@@ -302,6 +305,14 @@ class ScriptSink : public EventSink {
     if (opts & kPrintIp) out_.hex(s.ip, 16, ' ');  // "{:16x}"
     if (opts & kPrintSym) print_sym(rs.self, opts);
     if (opts & kPrintDso) print_dso(rs.self.dso_name());
+    if (opts & kPrintSrcline) print_srcline(rs.self);
+  }
+
+  void print_srcline(const Frame& fr) {  // "\n  {}"
+    std::string_view s = resolver().script_srcline(fr);
+    if (s.empty()) return;
+    out_.write("\n  ");
+    out_.write(s);
   }
 
   void print_regs(const RegsDump& regs, uint64_t mask) {

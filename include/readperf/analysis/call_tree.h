@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace readperf {
@@ -25,6 +26,10 @@ struct Dso;
 struct Symbol;
 
 // One frame as the tree matches and prints it.
+// FNV-1a of a symbol name: how inline frames' symbols, which share their function's start,
+// are keyed apart.
+uint64_t name_hash(std::string_view s);
+
 struct ChainFrame {
   uint64_t ip = 0;              // as recorded: printed "%#lx" when there is no symbol
   const Dso* dso = nullptr;     // matched by identity

@@ -44,6 +44,8 @@ struct HistFrame {
   ChainFrame chain;   // ip as recorded, dso, symbol
   uint64_t addr = 0;  // map-relative (al->addr): what an entry without symbol shows
   char level = 0;     // 'k', '.', ...; 0 for a call-chain frame with neither map nor symbol
+  // The srcline, interned (equal strings, equal pointers); only with --sort srcline.
+  std::string_view srcline;
 };
 
 // What one sample brings (hist_entry_iter__add's inputs).
@@ -65,6 +67,7 @@ struct HistEntry {
   const Symbol* sym = nullptr;
   uint64_t ip = 0;  // he->ip: al->addr of the frame that made the entry
   char level = '.';
+  std::string_view srcline;  // he->srcline
   uint8_t filtered = 0;
   uint64_t period = 0;     // self
   uint64_t nr_events = 0;  // self samples
@@ -106,7 +109,7 @@ class Hists {
 
  private:
   struct Key {
-    uint64_t w[6] = {};
+    uint64_t w[8] = {};
     bool operator==(const Key&) const = default;
   };
   Key make_key(uint32_t comm, const Thread* t, const HistFrame& f, uint64_t ip,

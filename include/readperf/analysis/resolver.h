@@ -27,13 +27,18 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "readperf/reader/event_list.h"
 #include "readperf/reader/sample.h"
 #include "readperf/session/machine.h"
+#include "readperf/symbols/dwarf_unwind.h"
+#include "readperf/symbols/inline_frames.h"
 #include "readperf/symbols/symbol_cache.h"
 
 namespace readperf {
@@ -60,8 +65,8 @@ struct Frame {
   uint64_t map_start = 0;       // the map's start, for perf's symbol offset quirk
   char level = 0;               // 'k' kernel, '.' user, 'H' cpumodes perf does not resolve
   uint8_t cpumode = 0;
-  bool inlined = false;       // an inline frame (DWARF issue)
-  std::string_view srcline;   // for inline frames (DWARF issue)
+  bool inlined = false;      // an inline frame (DWARF issue)
+  std::string_view srcline;  // for inline frames (DWARF issue)
 
   // The address in the symbol table's coordinates, the one `sym` was found with.
   uint64_t sym_addr = 0;
@@ -97,7 +102,17 @@ struct ResolverOptions {
   // machine__kernel_start(): where kernel addresses begin, for machine__addr_cpumode(). perf
   // keeps 1 << 63 on x86_64 (its PTI trampolines lie below the kernel map).
   uint64_t kernel_start = 1ull << 63;
+  // Unwind the user stack copy of `--call-graph dwarf` samples (perf's
+  // thread__resolve_callchain_unwind()), with inline frames for the unwound addresses.
+  bool dwarf_unwind = true;
 };
+
+// unwind-libunwind.c unwind__prepare_access(): perf 6.1 as Debian builds it unwinds x86_64
+// stacks only ("unwind: target platform=%s is not supported" otherwise), so a foreign
+// recording keeps just its kernel call chain. `arch` is the ARCH feature, if recorded.
+inline bool unwinds_user_stacks(const std::optional<std::string>& arch) {
+  return !arch || *arch == "x86_64" || *arch == "amd64";
+}
 
 class Resolver {
  public:
@@ -124,13 +139,21 @@ class Resolver {
   void for_each_loaded(const std::function<void(const Dso&, const DsoSymbols&)>& fn) const;
   const KernelSymbols* kernel_symbols() const { return kernel_; }
 
+  // sort.c hist_entry__srcline(): the srcline of a frame, interned (equal strings share their
+  // storage for the Resolver's life). `chain`: the frame is a call-chain entry (perf looks
+  // those up at the recorded address), else the sample's own (at the map-relative one).
+  std::string_view srcline(const Frame& f, bool chain);
+  // What `script -F +srcline` prints under a frame (empty: nothing).
+  std::string_view script_srcline(const Frame& f);
+
   Machine& machine() { return machine_; }
   SymbolCache& symbols() { return symbols_; }
   const ResolverOptions& options() const { return options_; }
+  void set_dwarf_unwind(bool on) { options_.dwarf_unwind = on; }
 
  private:
   struct DsoEntry {
-    const DsoSymbols* user = nullptr;  // user-space DSOs
+    const DsoSymbols* user = nullptr;     // user-space DSOs
     const SymbolTable* module = nullptr;  // kernel modules: their table in the kernel's
     bool kernel = false;                  // the kernel itself (vmlinux)
     bool own = false;                     // a KSYMBOL dso: one symbol over its map
@@ -139,6 +162,11 @@ class Resolver {
   const KernelSymbols& load_kernel();
   void find_symbol(Frame& f);
   void resolve_callchain(const Thread& t, const Sample& s);
+  // resolver_unwind.cpp: the DWARF unwinding of the sample's user stack, and one unwound
+  // address appended with its inline frames (machine.c unwind_entry()).
+  void unwind_user(const Thread& t, const Sample& s);
+  void append_unwound(const Thread& t, uint64_t ip);
+  const DsoSymbols* user_symbols(const Map& map);
 
   Machine& machine_;
   SymbolCache& symbols_;
@@ -150,6 +178,26 @@ class Resolver {
   // KSYMBOL (BPF) dsos get one symbol named after them, at map-relative 0, as
   // machine.c machine__process_ksymbol_register() inserts.
   std::unordered_map<const Dso*, Symbol> own_symbols_;
+  UnwindCfiCache cfi_;
+  InlineFrames inlines_;
+  std::vector<uint64_t> unwound_;
+  // The symbols of inline frames (srcline.c new_inline_sym()), per inline answer.
+  std::unordered_map<const std::vector<InlineRecord>*, std::vector<Symbol>> inline_syms_;
+  // resolver_srcline.cpp.
+  struct SrclineKey {
+    const Dso* dso;
+    uint64_t addr;
+    const Symbol* sym;
+    bool operator==(const SrclineKey&) const = default;
+  };
+  struct SrclineKeyHash {
+    size_t operator()(const SrclineKey& k) const;
+  };
+  std::string_view intern_srcline(std::string_view s);
+  std::string_view lookup_srcline(const Frame& f, bool chain, bool with_sym);
+  std::unordered_set<std::string> srclines_;
+  const std::vector<InlineRecord> no_line_record_{InlineRecord{"", "??", 0, "??:0"}};
+  std::unordered_map<SrclineKey, std::string_view, SrclineKeyHash> srcline_memo_;
 };
 
 }  // namespace readperf

@@ -23,6 +23,8 @@ enum class SortKey : uint8_t {
   // "ipc_null": what builtin-report.c appends to a --sort naming "symbol" when there is no
   // branch data; groups as "symbol" does and prints "-      -".
   kIpcNull,
+  // "srcline": sort.c sort_srcline, "file.c:123" from the DWARF line table (else "sym+off").
+  kSrcline,
 };
 
 struct SortSpec {

@@ -34,6 +34,9 @@ struct Symbol {
   std::string_view name;  // owned by the SymbolTable
   uint8_t binding = kBindGlobal;
   uint8_t type = kTypeFunc;
+  // An inline frame's symbol (srcline.c new_inline_sym()): the range of the function it was
+  // inlined into, under the inlined function's name. perf compares these by name.
+  bool inlined = false;
 
   bool contains(uint64_t addr) const {
     // symbol.c symbols__find(): [start, end), and the start itself for a zero-size symbol.

@@ -1,0 +1,44 @@
+// The inline frames at an address, as perf 6.1 gets them from `addr2line -e FILE -i -f`
+// (util/srcline.c addr2line() and inline_list__append_record()), read here from the file's
+// DWARF with libdw: the function whose code is at the address (innermost inlined one first),
+// then each function it was inlined into, up to the real (out-of-line) function.
+//
+//   InlineFrames inl;
+//   for (const InlineRecord& r : inl.lookup("/path/debug", vaddr)) print(r.function);
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace readperf {
+
+struct InlineRecord {
+  std::string function;  // "??" when DWARF names none
+  std::string file;      // the source file of the line this record stands at
+  uint32_t line = 0;
+  // srcline.c srcline_from_fileline(): "basename:line", what perf shows for this record.
+  std::string srcline;
+};
+
+class InlineFrames {
+ public:
+  InlineFrames();
+  ~InlineFrames();
+  InlineFrames(const InlineFrames&) = delete;
+  InlineFrames& operator=(const InlineFrames&) = delete;
+
+  // addr2line's records for ELF address `vaddr` of `path`, innermost first; empty when the
+  // first record would be unknown ("??:0", which perf takes as no answer). Stable until the
+  // object dies.
+  const std::vector<InlineRecord>& lookup(const std::string& path, uint64_t vaddr);
+
+ private:
+  struct File;
+  File* file(const std::string& path);
+  std::unordered_map<std::string, std::unique_ptr<File>> files_;
+};
+
+}  // namespace readperf

@@ -1,0 +1,76 @@
+// `--sort srcline`: perf's map__srcline() (util/map.c) and __get_srcline() (util/srcline.c),
+// answered from the DWARF line tables in-process where perf 6.1 asks `addr2line`.
+#include <elf.h>
+#include <fmt/format.h>
+
+#include "readperf/analysis/resolver.h"
+
+namespace readperf {
+
+size_t Resolver::SrclineKeyHash::operator()(const SrclineKey& k) const {
+  uint64_t h = reinterpret_cast<uintptr_t>(k.dso) * 0x9e3779b97f4a7c15ull;
+  h ^= k.addr + 0x7f4a7c159e3779b9ull + (h << 6) + (h >> 2);
+  h ^= reinterpret_cast<uintptr_t>(k.sym) * 0xbf58476d1ce4e5b9ull;
+  return static_cast<size_t>(h ^ (h >> 31));
+}
+
+std::string_view Resolver::intern_srcline(std::string_view s) {
+  return *srclines_.emplace(s).first;
+}
+
+std::string_view Resolver::script_srcline(const Frame& f) {
+  // evsel_fprintf.c: the cursor node's srcline, else map__fprintf_srcline(), which asks
+  // map__srcline() without a symbol and prints nothing for "??:0".
+  if (!f.srcline.empty()) return f.srcline;
+  if (!f.map || !f.dso) return {};
+  std::string_view s = lookup_srcline(f, false, false);
+  if (s.starts_with("??:0")) return {};
+  return s;
+}
+
+std::string_view Resolver::srcline(const Frame& f, bool chain) {
+  // An unwound frame carries its addr2line record's srcline (append_inlines() gives it to the
+  // cursor node, fill_callchain_info() to the entry).
+  if (!f.srcline.empty()) return intern_srcline(f.srcline);
+  return lookup_srcline(f, chain, true);
+}
+
+std::string_view Resolver::lookup_srcline(const Frame& f, bool chain, bool with_sym) {
+  // map__srcline(): "??:0" without a map.
+  if (!f.map || !f.dso) return intern_srcline("??:0");
+  // he->ip: the sample's own entry has the map-relative address (al->addr), a call-chain
+  // entry the recorded one (fill_callchain_info() sets al->addr = node->ip).
+  const uint64_t addr = chain ? f.ip : f.addr;
+  SrclineKey key{f.dso, addr, with_sym ? f.sym : nullptr};
+  if (auto it = srcline_memo_.find(key); it != srcline_memo_.end()) return it->second;
+
+  uint64_t objdump_addr = addr;
+  const std::vector<InlineRecord>* recs = nullptr;
+  // srcline.c dso__name(): the symbol source file, never a "[...]" name.
+  const DsoSymbols* ds = f.dso->space == DsoSpace::kUser ? user_symbols(*f.map) : nullptr;
+  if (ds) {
+    const std::string& path = ds->symtab_path.empty() ? f.dso->long_name : ds->symtab_path;
+    if (!path.empty() && path[0] != '[' && path.compare(0, 10, "/tmp/perf-") != 0) {
+      // map__rip_2objdump(): executables' addresses are their ELF virtual addresses.
+      const CfiFile* rt = ds->runtime_path.empty() ? nullptr : cfi_.get(ds->runtime_path);
+      if (rt && rt->elf_type() != ET_DYN) objdump_addr = rt->offset_to_vaddr(addr);
+      recs = &inlines_.lookup(path, objdump_addr);
+    }
+  }
+  std::string_view out;
+  if (recs && !recs->empty()) {
+    out = intern_srcline(recs->front().srcline);
+  } else if (f.sym && !chain && recs && !f.sym->name.ends_with("@plt")) {
+    // addr2line names the symbol table's function without a line: "??:0" (filename_split()).
+    out = intern_srcline("??:0");
+  } else if (f.sym && with_sym) {
+    // __get_srcline() without an answer: "%s+%lu" of the symbol and the offset from it.
+    out = intern_srcline(fmt::format("{}+{}", f.sym->name, addr - f.sym->start));
+  } else {
+    out = intern_srcline(fmt::format("{}[{:x}]", f.dso->short_name, objdump_addr));
+  }
+  srcline_memo_.emplace(key, out);
+  return out;
+}
+
+}  // namespace readperf

@@ -1,0 +1,135 @@
+// The `--call-graph dwarf` half of Resolver: machine.c thread__resolve_callchain_unwind() and
+// unwind_entry(), over the symbols layer's CFI unwinder (perf 6.1 as Debian builds it uses
+// libunwind: util/unwind-libunwind-local.c) and inline frames (util/srcline.c).
+#include <elf.h>
+
+#include <bit>
+#include <cstring>
+
+#include "readperf/analysis/resolver.h"
+#include "readperf/format/perf_abi.h"
+
+namespace readperf {
+
+const DsoSymbols* Resolver::user_symbols(const Map& map) {
+  if (!map.dso || map.dso->space != DsoSpace::kUser) return nullptr;
+  return entry_for(map).user;
+}
+
+void Resolver::unwind_user(const Thread& t, const Sample& s) {
+  // thread__resolve_callchain_unwind(): only with both PERF_SAMPLE_REGS_USER and
+  // PERF_SAMPLE_STACK_USER, and something captured in both.
+  constexpr uint64_t kNeeded = kSampleRegsUser | kSampleStackUser;
+  if ((s.sample_type & kNeeded) != kNeeded) return;
+  if (s.user_regs.regs.empty() || s.user_stack_size == 0) return;
+
+  // access_reg(): the sample's registers by their perf index (perf_reg_value()).
+  UnwindRegs regs;
+  const uint64_t mask = s.user_regs.mask;
+  for (int r = 0; r < kDwarfRegCount; ++r) {
+    int p = perf_reg_for_dwarf_x86_64(r);
+    if (!((mask >> p) & 1)) continue;
+    size_t idx = std::popcount(mask & ((uint64_t{1} << p) - 1));
+    if (idx < s.user_regs.regs.size()) regs.set(r, s.user_regs.regs[idx]);
+  }
+  if (!regs.has(kDwarfRsp)) return;
+  const uint64_t sp = regs.value[kDwarfRsp];
+  const uint64_t stack_end = sp + s.user_stack_size;
+  const Bytes stack = s.user_stack;
+
+  char level = 0;  // find_map() always writes it
+  UnwindCallbacks cb;
+  cb.find_code = [&](uint64_t ip, CodeLocation* where) {
+    // find_proc_info(): the map of the address and its file.
+    const Map* m = machine_.find_map(t, kMiscUser, ip, &level);
+    if (!m || !m->dso) return false;
+    const DsoSymbols* ds = user_symbols(*m);
+    if (!ds || ds->runtime_path.empty()) return false;
+    const CfiFile* file = cfi_.get(ds->runtime_path);
+    if (!file) return false;
+    where->file = file;
+    where->map_start = m->start;
+    where->map_end = m->end;
+    // read_unwind_spec_eh_frame(): "if (map->dso == dso && map->start < base_addr) base_addr =
+    // map->start - map->pgoff" over the maps in address order, so the lowest map of the DSO
+    // wins, even one an exec left behind from the parent process.
+    uint64_t base = m->start - m->pgoff;
+    for (const auto& [start, other] : t.maps->entries()) {
+      if (other.dso == m->dso) {
+        base = other.start - other.pgoff;
+        break;
+      }
+    }
+    where->eh_frame_bias = base - file->elf_base_address();
+    where->debug_frame_bias = ip - file->offset_to_vaddr(m->map_ip(ip));
+    return true;
+  };
+  cb.read_word = [&](uint64_t addr, uint64_t* value) {
+    // access_mem(): the stack copy from the sampled sp for its filled size (the last word
+    // left out, as perf's check `addr + 8 >= end` does), else the mapped file's bytes
+    // (access_dso_mem()).
+    if (addr + 8 < addr) return false;
+    if (addr >= sp && addr + 8 < stack_end && addr - sp + 8 <= stack.size()) {
+      std::memcpy(value, stack.data() + (addr - sp), 8);
+      return true;
+    }
+    const Map* m = machine_.find_map(t, kMiscUser, addr, &level);
+    if (!m) return false;
+    const DsoSymbols* ds = user_symbols(*m);
+    if (!ds || ds->runtime_path.empty()) return false;
+    const CfiFile* file = cfi_.get(ds->runtime_path);
+    return file && file->read_word(m->map_ip(addr), value);
+  };
+  unwind_x86_64(regs, cb, options_.max_stack, unwound_);
+  // get_entries(): entries of ip 0 are skipped.
+  for (uint64_t ip : unwound_) {
+    if (ip) append_unwound(t, ip);
+  }
+}
+
+void Resolver::append_unwound(const Thread& t, uint64_t ip) {
+  // unwind-libunwind-local.c entry(): thread__find_symbol() in user mode.
+  Frame f = resolve_addr(t, kMiscUser, ip);
+  // machine.c append_inlines(): with a symbol, the addr2line answer for the address replaces
+  // the frame, one frame per record, innermost first.
+  const DsoSymbols* ds = (f.map && f.sym) ? user_symbols(*f.map) : nullptr;
+  if (ds && !ds->symtab_path.empty()) {
+    // map__rip_2objdump(): a shared object's (ET_DYN) address stays the map-relative one.
+    uint64_t addr = f.addr;
+    const CfiFile* rt = ds->runtime_path.empty() ? nullptr : cfi_.get(ds->runtime_path);
+    if (rt && rt->elf_type() != ET_DYN) addr = rt->offset_to_vaddr(addr);
+    const std::vector<InlineRecord>* found = &inlines_.lookup(ds->symtab_path, addr);
+    // Where the line table has nothing but the symbol table names the function, addr2line
+    // answers "FUNCTION\n??:?", which srcline.c filename_split() takes as file "??", line 0
+    // (not for perf's own "@plt" symbols, which are in no symbol table addr2line reads).
+    if (found->empty() && !f.sym->name.ends_with("@plt")) found = &no_line_record_;
+    const std::vector<InlineRecord>& recs = *found;
+    if (!recs.empty()) {
+      std::vector<Symbol>& syms = inline_syms_[&recs];
+      if (syms.empty()) {
+        // srcline.c new_inline_sym(): the real symbol when the name is its own, else one of
+        // the same range under the inlined function's name.
+        for (const InlineRecord& r : recs) {
+          Symbol is = *f.sym;
+          // addr2line names the symbol table's function where DWARF has none.
+          if (!r.function.empty()) is.name = r.function;
+          is.inlined = is.name != f.sym->name;
+          syms.push_back(is);
+        }
+      }
+      for (size_t i = 0; i < recs.size(); ++i) {
+        Frame fi = f;
+        fi.srcline = recs[i].srcline;  // the cursor node's srcline (append_inlines())
+        if (syms[i].inlined) {
+          fi.sym = &syms[i];
+          fi.inlined = true;
+        }
+        result_.callchain.push_back(fi);
+      }
+      return;
+    }
+  }
+  result_.callchain.push_back(f);
+}
+
+}  // namespace readperf

@@ -1,0 +1,214 @@
+#include "readperf/symbols/inline_frames.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace readperf {
+
+struct InlineFrames::File {
+  int fd = -1;
+  Dwarf* dwarf = nullptr;
+  std::unordered_map<uint64_t, std::vector<InlineRecord>> memo;
+  ~File() {
+    if (dwarf) dwarf_end(dwarf);
+    if (fd >= 0) close(fd);
+  }
+};
+
+InlineFrames::InlineFrames() = default;
+InlineFrames::~InlineFrames() = default;
+
+InlineFrames::File* InlineFrames::file(const std::string& path) {
+  auto it = files_.find(path);
+  if (it != files_.end()) return it->second.get();
+  auto f = std::make_unique<File>();
+  f->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (f->fd >= 0) f->dwarf = dwarf_begin(f->fd, DWARF_C_READ);
+  return files_.emplace(path, std::move(f)).first->second.get();
+}
+
+namespace {
+
+// binutils dwarf2.c takes DW_AT_linkage_name over DW_AT_name (both through the abstract
+// origin and specification), which is what `addr2line -f` prints.
+std::string function_name(Dwarf_Die* die) {
+  Dwarf_Attribute attr;
+  const char* name = nullptr;
+  if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr)) name = dwarf_formstring(&attr);
+  if (!name && dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr)) {
+    name = dwarf_formstring(&attr);
+  }
+  if (!name && dwarf_attr_integrate(die, DW_AT_name, &attr)) name = dwarf_formstring(&attr);
+  return name ? name : "";
+}
+
+// The functions whose code holds `pc` below `parent`, outermost first: subprograms and the
+// inlined subroutines nested in them (through lexical blocks), as binutils' dwarf2.c nests
+// them by caller_func. dwarf_getscopes() is no help: past an inlined instance it follows the
+// abstract origin's scopes, not the function it was inlined into.
+// The length of the range of `die` holding `pc`, 0 when none does.
+uint64_t range_len_at(Dwarf_Die* die, Dwarf_Addr pc) {
+  Dwarf_Addr base, lo, hi;
+  ptrdiff_t off = 0;
+  for (int guard = 0; guard < 4096 && (off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0;
+       ++guard) {
+    if (pc >= lo && pc < hi) return hi - lo;
+  }
+  return 0;
+}
+
+void functions_at(Dwarf_Die* parent, Dwarf_Addr pc, int depth, std::vector<Dwarf_Die>& out) {
+  if (depth > 64) return;  // hostile nesting
+  Dwarf_Die child;
+  if (dwarf_child(parent, &child) != 0) return;
+  // binutils lookup_address_in_function_table(): the function of the smallest range holding
+  // the address, the last one read among equals (gas describes an assembler entry point once
+  // per alias, and addr2line names the last).
+  Dwarf_Die best;
+  uint64_t best_len = 0;
+  bool best_is_block = false;
+  do {
+    switch (dwarf_tag(&child)) {
+      case DW_TAG_subprogram:
+      case DW_TAG_inlined_subroutine:
+      case DW_TAG_entry_point:
+      case DW_TAG_lexical_block: {
+        uint64_t len = range_len_at(&child, pc);
+        if (len != 0 && (best_len == 0 || len <= best_len)) {
+          best = child;
+          best_len = len;
+          best_is_block = dwarf_tag(&child) == DW_TAG_lexical_block;
+        }
+        break;
+      }
+      case DW_TAG_namespace:
+      case DW_TAG_class_type:
+      case DW_TAG_structure_type:
+      case DW_TAG_union_type:
+      case DW_TAG_module:
+        if (best_len == 0) {
+          size_t before = out.size();
+          functions_at(&child, pc, depth + 1, out);
+          if (out.size() != before) return;
+        }
+        break;
+      default:
+        break;
+    }
+  } while (dwarf_siblingof(&child, &child) == 0);
+  if (best_len == 0) return;
+  if (!best_is_block) out.push_back(best);
+  functions_at(&best, pc, depth + 1, out);
+}
+
+// binutils 2.40 (addr2line) names a DWARF 5 line-table row that comes before any
+// DW_LNS_set_file of its sequence by file entry 0, the compilation unit's primary file, where
+// the file register's initial value 1 (what libdw and readelf show) may be an included file:
+// `s_sin-fma.c:201` rather than `s_sin.c:201` for code of s_sin.c included into s_sin-fma.c.
+// Null when that does not apply. gcc never sets the file to 1 at a sequence's start, so rows
+// before the first row of another file are taken as the default's.
+const char* default_file_name(Dwarf_Die* cu, Dwarf_Line* line) {
+  Dwarf_Half version = 0;
+  Dwarf_Die unused;
+  if (!dwarf_cu_die(cu->cu, &unused, &version, nullptr, nullptr, nullptr, nullptr, nullptr) ||
+      version < 5) {
+    return nullptr;
+  }
+  Dwarf_Files* files = nullptr;
+  size_t idx = 0;
+  if (dwarf_line_file(line, &files, &idx) != 0 || idx != 1) return nullptr;
+  Dwarf_Lines* lines = nullptr;
+  size_t n = 0;
+  if (dwarf_getsrclines(cu, &lines, &n) != 0) return nullptr;
+  size_t at = n;
+  for (size_t i = 0; i < n; ++i) {
+    if (dwarf_onesrcline(lines, i) == line) {
+      at = i;
+      break;
+    }
+  }
+  if (at == n) return nullptr;
+  for (size_t i = at; i-- > 0;) {
+    Dwarf_Line* prev = dwarf_onesrcline(lines, i);
+    bool end = false;
+    if (!prev || dwarf_lineendsequence(prev, &end) != 0 || end) break;
+    size_t pidx = 0;
+    Dwarf_Files* pf = nullptr;
+    if (dwarf_line_file(prev, &pf, &pidx) != 0 || pidx != 1) return nullptr;
+  }
+  return dwarf_filesrc(files, 0, nullptr, nullptr);
+}
+
+// The unit whose ranges hold `pc`, for units .debug_aranges leaves out (crtstuff.c in glibc's
+// libraries): binutils' addr2line reads the units' own ranges.
+bool scan_units(Dwarf* dwarf, Dwarf_Addr pc, Dwarf_Die* out) {
+  Dwarf_CU* cu = nullptr;
+  Dwarf_Die die;
+  for (int guard = 0;
+       guard < 1'000'000 && dwarf_get_units(dwarf, cu, &cu, nullptr, nullptr, &die, nullptr) == 0;
+       ++guard) {
+    if (dwarf_haspc(&die, pc) == 1) {
+      *out = die;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+const std::vector<InlineRecord>& InlineFrames::lookup(const std::string& path, uint64_t vaddr) {
+  File* f = file(path);
+  auto [it, inserted] = f->memo.try_emplace(vaddr);
+  std::vector<InlineRecord>& out = it->second;
+  if (!inserted || !f->dwarf) return out;
+
+  Dwarf_Die cu;
+  if (!dwarf_addrdie(f->dwarf, vaddr, &cu) && !scan_units(f->dwarf, vaddr, &cu)) return out;
+  // The first record: the innermost function and the line table's line. srcline.c
+  // filename_split() takes "??:0" as no answer.
+  Dwarf_Line* line = dwarf_getsrc_die(&cu, vaddr);
+  int lineno = 0;
+  const char* src = line ? dwarf_linesrc(line, nullptr, nullptr) : nullptr;
+  if (!line || dwarf_lineno(line, &lineno) != 0 || !src) {
+    // A unit holds the address but no row of its line table does: addr2line prints the
+    // function and ":?" (an empty file name, line 0).
+    lineno = 0;
+    src = "";
+  } else if (const char* primary = default_file_name(&cu, line)) {
+    src = primary;
+  }
+
+  // The functions around the address, innermost first, up to the out-of-line one
+  // (binutils' lookup_address_in_function_table() and its caller_func chain).
+  std::vector<Dwarf_Die> nest;
+  functions_at(&cu, vaddr, 0, nest);
+  std::vector<Dwarf_Die*> funcs;  // innermost first
+  for (auto i = nest.rbegin(); i != nest.rend(); ++i) funcs.push_back(&*i);
+  // Without a DWARF function addr2line names the symbol table's: left empty for the caller.
+  out.push_back({funcs.empty() ? std::string() : function_name(funcs[0]), src,
+                 static_cast<uint32_t>(lineno)});
+  // Each inliner, at the call site of the function inlined into it.
+  Dwarf_Files* files = nullptr;
+  size_t nfiles = 0;
+  if (dwarf_getsrcfiles(&cu, &files, &nfiles) != 0) files = nullptr;
+  for (size_t i = 0; i + 1 < funcs.size() && i < 1024; ++i) {
+    Dwarf_Attribute attr;
+    Dwarf_Word call_line = 0, call_file = 0;
+    if (dwarf_attr(funcs[i], DW_AT_call_line, &attr)) dwarf_formudata(&attr, &call_line);
+    if (dwarf_attr(funcs[i], DW_AT_call_file, &attr)) dwarf_formudata(&attr, &call_file);
+    const char* cf =
+        files && call_file < nfiles ? dwarf_filesrc(files, call_file, nullptr, nullptr) : nullptr;
+    out.push_back({function_name(funcs[i + 1]), cf ? cf : "??", static_cast<uint32_t>(call_line)});
+  }
+  for (InlineRecord& r : out) {
+    std::string_view f = r.file;
+    if (size_t slash = f.rfind('/'); slash != std::string_view::npos) f.remove_prefix(slash + 1);
+    r.srcline = std::string(f) + ":" + std::to_string(r.line);
+  }
+  return out;
+}
+
+}  // namespace readperf
