@@ -4,9 +4,11 @@
 //   readperf [--buildid-dir DIR] report [--stdio] [--no-children] [--sort KEYS] [-i FILE|-]
 //   readperf [--buildid-dir DIR] script [-F FIELDS] [-G] [--comms ..] [--time A,B] [-i FILE|-]
 //   readperf stat report [-i FILE|-]
+//   readperf convert [-i IN] -o OUT [--byte-order big|little] [--decompress|--compress[=N]] ...
 //   readperf [--buildid-dir DIR] export --format collapsed [--pid] [--kernel] [-o FILE] [-i FILE|-]
 #include <CLI/CLI.hpp>
 
+#include "convert_command.h"
 #include "export_command.h"
 #include "report_command.h"
 #include "script_command.h"
@@ -55,6 +57,9 @@ int main(int argc, char** argv) {
   readperf::cli::ExportOptions exp;
   CLI::App* ex = readperf::cli::add_export_command(app, exp);
 
+  readperf::cli::ConvertCliOptions conv;
+  CLI::App* conv_cmd = readperf::cli::add_convert_command(app, conv);
+
   CLI11_PARSE(app, argc, argv);
   report.buildid_dir = buildid_dir;
   // The later of --children and --no-children wins, as in perf's option parser.
@@ -70,5 +75,6 @@ int main(int argc, char** argv) {
   if (stat_cmd->parsed()) return readperf::cli::run_stat_report(stat);
   exp.buildid_dir = buildid_dir;
   if (ex->parsed()) return readperf::cli::run_export(exp);
+  if (conv_cmd->parsed()) return readperf::cli::run_convert(conv);
   return 2;
 }
