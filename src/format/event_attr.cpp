@@ -8,7 +8,8 @@ Result<EventAttr> parse_event_attr(ByteCursor& outer, size_t available) {
   uint64_t start = outer.file_offset();
   if (available < kAttrSizeVer0) {
     return make_error(fmt::format("perf_event_attr of {} bytes is smaller than the first "
-                                  "version's 64", available),
+                                  "version's 64",
+                                  available),
                       start);
   }
   ByteCursor c = outer.sub(available);

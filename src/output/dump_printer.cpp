@@ -10,8 +10,8 @@
 
 #include "dump_internal.h"
 #include "readperf/format/perf_abi.h"
-#include "readperf/reader/record_swap.h"
 #include "readperf/output/stats_printer.h"
+#include "readperf/reader/record_swap.h"
 #include "readperf/session/machine.h"
 #include "readperf/session/session_builder.h"
 
@@ -128,10 +128,10 @@ class DumpSink : public EventSink {
       // session.c perf_session__process_event() swaps a record of the other byte order in
       // place before dump_event() prints it: dump those bytes.
       swapped_.clear();
-      const Evsel* ev = r.type < kRecordUserTypeStart ? events.evsel_for_record(r, pd_.order())
-                                                      : nullptr;
-      swap_record(r.bytes, pd_.order(), ev ? &ev->attr : nullptr, events.sample_id_all(),
-                  swapped_);
+      const Evsel* ev =
+          r.type < kRecordUserTypeStart ? events.evsel_for_record(r, pd_.order()) : nullptr;
+      swap_record(r.bytes, pd_.order(), ev ? &ev->attr : nullptr, events.sample_id_all(), swapped_,
+                  SwapMode::kPerfInPlace);
       print_raw_event(out_, swapped_);
     } else {
       print_raw_event(out_, r.bytes);

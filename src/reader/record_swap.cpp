@@ -28,21 +28,27 @@ uint64_t swap_branch_flags(uint64_t v) {
   return out;
 }
 
+// A word of two u32s (pid/tid, cpu/res). In a file for perf's reader each u32 is swapped;
+// perf itself, swapping in place, leaves the word swapped as a u64 and reads the halves back
+// from a copy (evsel.c), so its dump shows them exchanged.
+void pair(Transcoder& t, bool in_place) {
+  if (in_place) {
+    t.u64();
+  } else {
+    t.u32();
+    t.u32();
+  }
+}
+
 // The sample_id trailer (perf_event.h struct sample_id), in its forward order. perf swaps it
 // as u64 words (session.c swap_sample_id_all) and then swaps the u32 halves of the pid/tid and
 // cpu words back (evsel.c perf_evsel__parse_id_sample): a u32 pair is two swapped u32s.
-void swap_trailer_fields(Transcoder& t, uint64_t st) {
-  if (st & kSampleTid) {
-    t.u32();
-    t.u32();
-  }
+void swap_trailer_fields(Transcoder& t, uint64_t st, bool in_place) {
+  if (st & kSampleTid) pair(t, in_place);
   if (st & kSampleTime) t.u64();
   if (st & kSampleId) t.u64();
   if (st & kSampleStreamId) t.u64();
-  if (st & kSampleCpu) {
-    t.u32();
-    t.u32();
-  }
+  if (st & kSampleCpu) pair(t, in_place);
   if (st & kSampleIdentifier) t.u64();
 }
 
@@ -56,13 +62,13 @@ size_t trailer_size(uint64_t st) {
 }
 
 // The rest of a kernel record, from where perf's swap op starts swap_sample_id_all().
-void swap_trailer(Transcoder& t, const EventAttr* attr, bool sample_id_all) {
+void swap_trailer(Transcoder& t, const EventAttr* attr, bool sample_id_all, bool in_place) {
   if (!sample_id_all) return t.rest_raw();
   if (attr && attr->sample_id_all()) {
     size_t n = trailer_size(attr->sample_type);
     if (t.remaining() >= n) {
       while (t.remaining() > n && t.remaining() >= 8) t.u64();
-      if (t.remaining() == n) return swap_trailer_fields(t, attr->sample_type);
+      if (t.remaining() == n) return swap_trailer_fields(t, attr->sample_type, in_place);
     }
   }
   t.rest_u64();
@@ -71,8 +77,8 @@ void swap_trailer(Transcoder& t, const EventAttr* attr, bool sample_id_all) {
 // A trailer perf does not swap (records without a swap op: KSYMBOL, BPF_EVENT): its u64
 // fields must stay as they are, and each u32 pair needs its halves exchanged for perf's
 // unconditional pair fix-up to come out right.
-void unswapped_trailer(Transcoder& t, const EventAttr* attr, bool sample_id_all) {
-  if (!sample_id_all || !attr || !attr->sample_id_all()) return t.rest_raw();
+void unswapped_trailer(Transcoder& t, const EventAttr* attr, bool sample_id_all, bool in_place) {
+  if (in_place || !sample_id_all || !attr || !attr->sample_id_all()) return t.rest_raw();
   uint64_t st = attr->sample_type;
   size_t n = trailer_size(st);
   if (t.remaining() < n) return t.rest_raw();
@@ -99,22 +105,16 @@ void swap_regs(Transcoder& t, uint64_t mask) {
 // PERF_RECORD_SAMPLE: perf swaps the body as u64 words (perf_event__all64_swap), then
 // evsel__parse_sample() swaps u32 pairs back, restores the raw and aux data to the bytes
 // the file holds, and moves the branch flags' bit-fields.
-void swap_sample(Transcoder& t, const EventAttr& a) {
+void swap_sample(Transcoder& t, const EventAttr& a, bool in_place) {
   uint64_t st = a.sample_type;
   if (st & kSampleIdentifier) t.u64();
   if (st & kSampleIp) t.u64();
-  if (st & kSampleTid) {
-    t.u32();
-    t.u32();
-  }
+  if (st & kSampleTid) pair(t, in_place);
   if (st & kSampleTime) t.u64();
   if (st & kSampleAddr) t.u64();
   if (st & kSampleId) t.u64();
   if (st & kSampleStreamId) t.u64();
-  if (st & kSampleCpu) {
-    t.u32();
-    t.u32();
-  }
+  if (st & kSampleCpu) pair(t, in_place);
   if (st & kSamplePeriod) t.u64();
   if (st & kSampleRead) {
     uint64_t rf = a.read_format;
@@ -232,7 +232,8 @@ uint64_t unswap_branch_flags(uint64_t v) {
 }
 
 void swap_record(Bytes record, ByteOrder from, const EventAttr* attr, bool sample_id_all,
-                 std::vector<std::byte>& out) {
+                 std::vector<std::byte>& out, SwapMode mode) {
+  const bool in_place = mode == SwapMode::kPerfInPlace;
   out.reserve(out.size() + record.size());
   Transcoder t(record, from, out);
   uint32_t type = t.u32();
@@ -242,7 +243,7 @@ void swap_record(Bytes record, ByteOrder from, const EventAttr* attr, bool sampl
     case kRecordMmap:
       t.u32(), t.u32(), t.u64s(3);
       t.cstring_aligned();
-      return swap_trailer(t, attr, sample_id_all);
+      return swap_trailer(t, attr, sample_id_all, in_place);
     case kRecordMmap2:
       t.u32(), t.u32(), t.u64s(3);
       if (misc & kMiscMmapBuildId) {
@@ -252,15 +253,15 @@ void swap_record(Bytes record, ByteOrder from, const EventAttr* attr, bool sampl
       }
       t.raw(8);  // prot, flags: perf_event__mmap2_swap() leaves them
       t.cstring_aligned();
-      return swap_trailer(t, attr, sample_id_all);
+      return swap_trailer(t, attr, sample_id_all, in_place);
     case kRecordComm:
       t.u32(), t.u32();
       t.cstring_aligned();
-      return swap_trailer(t, attr, sample_id_all);
+      return swap_trailer(t, attr, sample_id_all, in_place);
     case kRecordFork:
     case kRecordExit:
       t.u32(), t.u32(), t.u32(), t.u32(), t.u64();
-      return swap_trailer(t, attr, sample_id_all);
+      return swap_trailer(t, attr, sample_id_all, in_place);
     case kRecordLost:
     case kRecordLostSamples:
     case kRecordAuxOutputHwId:
@@ -268,51 +269,51 @@ void swap_record(Bytes record, ByteOrder from, const EventAttr* attr, bool sampl
       return t.rest_u64();
     case kRecordRead:
       t.u32(), t.u32(), t.u64s(4);
-      return swap_trailer(t, attr, sample_id_all);
+      return swap_trailer(t, attr, sample_id_all, in_place);
     case kRecordThrottle:
     case kRecordUnthrottle:
       t.u64s(3);
-      return swap_trailer(t, attr, sample_id_all);
+      return swap_trailer(t, attr, sample_id_all, in_place);
     case kRecordSample:
       if (!attr) return t.rest_u64();
-      return swap_sample(t, *attr);
+      return swap_sample(t, *attr, in_place);
     case kRecordAux:
       t.u64s(3);
-      return swap_trailer(t, attr, sample_id_all);
+      return swap_trailer(t, attr, sample_id_all, in_place);
     case kRecordItraceStart:
       t.u32(), t.u32();
-      return swap_trailer(t, attr, sample_id_all);
+      return swap_trailer(t, attr, sample_id_all, in_place);
     case kRecordSwitch:
       // perf starts the trailer swap past struct perf_record_switch, 8 bytes into the
       // trailer of this body-less record: those 8 bytes stay as they are.
       if (sample_id_all && t.remaining() >= 8) t.raw(8);
-      return swap_trailer(t, nullptr, sample_id_all);
+      return swap_trailer(t, nullptr, sample_id_all, in_place);
     case kRecordSwitchCpuWide:
       t.u32(), t.u32();
-      return swap_trailer(t, attr, sample_id_all);
+      return swap_trailer(t, attr, sample_id_all, in_place);
     case kRecordNamespaces: {
       t.u32(), t.u32();
       uint64_t nr = t.u64();
       if (nr > t.remaining() / 16) return t.fail();
       t.u64s(2 * nr);
-      return swap_trailer(t, attr, sample_id_all);
+      return swap_trailer(t, attr, sample_id_all, in_place);
     }
     case kRecordCgroup:
       t.u64();
       t.cstring_aligned();
-      return swap_trailer(t, attr, sample_id_all);
+      return swap_trailer(t, attr, sample_id_all, in_place);
     case kRecordTextPoke: {
       t.u64();
       uint16_t old_len = t.u16();
       uint16_t new_len = t.u16();
       size_t len = 4 + size_t{old_len} + new_len;
       t.raw(std::min(t.remaining(), ((len + 7) & ~size_t{7}) - 4));
-      return swap_trailer(t, attr, sample_id_all);
+      return swap_trailer(t, attr, sample_id_all, in_place);
     }
     case kRecordKsymbol:
     case kRecordBpfEvent: {
       // No swap op in perf 6.1: the body stays as it is.
-      return unswapped_trailer(t, attr, sample_id_all);
+      return unswapped_trailer(t, attr, sample_id_all, in_place);
     }
     case kRecordHeaderAttr: {
       // The ids start after perf 6.1's struct perf_event_attr (perf_record_header_attr).

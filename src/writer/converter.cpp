@@ -79,7 +79,7 @@ class ConvertSink : public EventSink {
     passthrough_ = !swap_ && !filtering_ && !o.strip_raw && !o.decompress && !o.compress_level;
     if (o.compress_level) {
       level_ = *o.compress_level;
-    } else if (comp && !o.decompress && !passthrough_) {
+    } else if (comp && comp->level > 0 && !o.decompress && !passthrough_) {
       level_ = static_cast<int>(comp->level);
     }
     if (level_) {
@@ -94,6 +94,8 @@ class ConvertSink : public EventSink {
     return std::make_pair(first_time_, last_time_);
   }
   bool compressed_output() const { return compressor_ != nullptr; }
+  // The input's COMPRESSED records are copied as they are.
+  bool passthrough() const { return passthrough_; }
   const Compressor* compressor() const { return compressor_.get(); }
   const std::vector<std::byte>& build_id_records() const { return build_ids_; }
   const std::vector<std::byte>& tracing_data() const { return tracing_; }
@@ -108,7 +110,16 @@ class ConvertSink : public EventSink {
     if (!status_) return;
     ++stats_.records_in;
     bool compressed = r.type == kRecordCompressed || r.type == kRecordCompressed2;
-    if (passthrough_ ? r.decompressed : compressed) return;
+    if (passthrough_ ? r.decompressed : compressed) {
+      if (!passthrough_ && compressor_ && !o_.compress_level) {
+        // Recompressing the input's compression: one record out for each record in, the same
+        // size where a level gets there (see Compressor::compress_to_size).
+        flush_compressed();
+        group_payload_ = r.size - kRecordHeaderSize;
+      }
+      return;
+    }
+    if (!r.decompressed && group_payload_) flush_compressed();
     if (in_.kind() == ContainerKind::kPipe && is_pipe_only(r.type)) {
       if (r.type == kRecordHeaderBuildId) {
         build_ids_.insert(build_ids_.end(), r.bytes.begin(), r.bytes.end());
@@ -139,12 +150,18 @@ class ConvertSink : public EventSink {
       converted = swapped_;
     }
     ++stats_.records_out;
-    if (compressor_ && r.type < kRecordUserTypeStart) {
-      if (pending_.size() + converted.size() > chunk_limit_) flush_compressed();
+    // --compress compresses the kernel records; redoing the input's compression compresses
+    // what was compressed.
+    bool to_compress =
+        o_.compress_level ? r.type < kRecordUserTypeStart || r.decompressed : r.decompressed;
+    if (compressor_ && to_compress) {
+      if (!group_payload_ && pending_.size() + converted.size() > chunk_limit_) {
+        flush_compressed();
+      }
       pending_.insert(pending_.end(), converted.begin(), converted.end());
       return;
     }
-    flush_compressed();
+    if (!group_payload_) flush_compressed();
     emit(converted);
   }
 
@@ -162,9 +179,16 @@ class ConvertSink : public EventSink {
   }
 
   void flush_compressed() {
-    if (!compressor_ || pending_.empty()) return;
+    if (!compressor_ || pending_.empty()) {
+      group_payload_ = 0;
+      return;
+    }
     packed_.clear();
-    if (Status s = compressor_->compress(pending_, out_.order(), packed_); !s) {
+    size_t target = group_payload_;
+    group_payload_ = 0;
+    Status s = target ? compressor_->compress_to_size(pending_, target, out_.order(), packed_)
+                      : compressor_->compress(pending_, out_.order(), packed_);
+    if (!s) {
       status_ = s;
       return;
     }
@@ -239,6 +263,7 @@ class ConvertSink : public EventSink {
   std::optional<int> level_;
   std::unique_ptr<Compressor> compressor_;
   size_t chunk_limit_ = 256 * 1024;
+  size_t group_payload_ = 0;  // payload size of the input COMPRESSED record being redone
   std::vector<std::byte> pending_, packed_, swapped_, stripped_, build_ids_, tracing_;
   std::unordered_map<int32_t, std::string> comms_;
   Sample sample_;
@@ -288,6 +313,8 @@ Result<ConvertStats> convert(PerfData& in, const std::string& out_path,
   bool pipe = in.kind() == ContainerKind::kPipe;
   if (!pipe && in.header().attr_size >= 16 + kAttrSizeVer0) {
     wo.attr_bytes = static_cast<uint32_t>(in.header().attr_size - 16);
+    // Keep the data where the input has it (perf before 3.x left room for event types).
+    wo.min_data_offset = in.header().data.offset;
   }
   ASSIGN_OR_RETURN(auto writer, PerfDataWriter::create(out_path, wo));
   ConvertStats stats;
@@ -342,9 +369,11 @@ Result<ConvertStats> convert(PerfData& in, const std::string& out_path,
     put(s, wo.order, t.first);
     put(s, wo.order, t.second);
   }
-  if (!sink.compressed_output()) {
+  if (sink.passthrough()) {
+    // The compressed records were copied: their feature stays as it was.
+  } else if (options.decompress && !sink.compressed_output()) {
     feats.erase(kFeatCompressed);
-  } else if (options.compress_level || !f.compressed) {
+  } else if (sink.compressed_output() && (options.compress_level || !f.compressed)) {
     // header.c write_compressed(): version, type (1: zstd), level, ratio, mmap_len.
     const Compressor* c = sink.compressor();
     double ratio = c->bytes_out() ? static_cast<double>(c->bytes_in()) / c->bytes_out() : 0;

@@ -74,6 +74,11 @@ Status PerfDataWriter::begin(const std::vector<WriterEvent>& events) {
     std::vector<std::byte> block = attrs_block(events, kFileHeaderSize, &attrs_offset_);
     RETURN_IF_ERROR(write_at(kFileHeaderSize, block));
     data_offset_ = kFileHeaderSize + block.size();
+    if (options_.min_data_offset > data_offset_) {
+      RETURN_IF_ERROR(
+          write_at(data_offset_, std::vector<std::byte>(options_.min_data_offset - data_offset_)));
+      data_offset_ = options_.min_data_offset;
+    }
     nr_events_ = events.size();
     events_written_ = true;
   }

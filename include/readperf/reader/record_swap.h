@@ -25,8 +25,16 @@ namespace readperf {
 // the record's event (null when its id names none: the sample_id trailer is then swapped as
 // u64 words); `sample_id_all` is the first event's (evlist__sample_id_all), which decides
 // whether perf swaps the trailers at all.
+enum class SwapMode {
+  // The bytes perf's reader turns back into the values (what the writer writes).
+  kForReader,
+  // A record of the other order as perf holds it after swapping it in place, which its
+  // report -D prints: u32 pairs (pid/tid, cpu) stay swapped as u64 words, KSYMBOL and
+  // BPF_EVENT trailers as they are.
+  kPerfInPlace,
+};
 void swap_record(Bytes record, ByteOrder from, const EventAttr* attr, bool sample_id_all,
-                 std::vector<std::byte>& out);
+                 std::vector<std::byte>& out, SwapMode mode = SwapMode::kForReader);
 
 // Appends an attr as `bytes` bytes (64..144) in `order` (perf's perf_event_attr layout;
 // fields past `bytes` dropped, past the EventAttr zero).

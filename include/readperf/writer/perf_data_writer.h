@@ -32,6 +32,8 @@ struct WriterOptions {
   ByteOrder order = ByteOrder::kNative;
   // Bytes of each attr in the attrs section (perf 6.1's sizeof(struct perf_event_attr)).
   uint32_t attr_bytes = 128;
+  // The data starts here at the earliest (zeros after the attrs), to keep an input's layout.
+  uint64_t min_data_offset = 0;
 };
 
 class PerfDataWriter {
