@@ -136,8 +136,14 @@ void swap_sample(Transcoder& t, const EventAttr& a, bool in_place) {
     t.u64s(nr);
   }
   if (st & kSampleRaw) {
-    uint32_t size = t.u32();
-    t.raw(size);
+    if (in_place) {
+      // evsel__parse_sample() swaps the size word and the data back in place: perf holds
+      // them as the file has them.
+      t.raw(4 + size_t{t.peek_u32()});
+    } else {
+      uint32_t size = t.u32();
+      t.raw(size);
+    }
   }
   if (st & kSampleBranchStack) {
     uint64_t nr = t.u64();

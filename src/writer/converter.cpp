@@ -133,7 +133,7 @@ class ConvertSink : public EventSink {
     if (r.type < kRecordUserTypeStart) {
       ev = in_.events().evsel_for_record(r, in_.order());
       track_threads(r);
-      if (r.type == kRecordSample && ev) {
+      if (r.type == kRecordSample && ev && (filtering_ || o_.strip_raw)) {
         if (!keep_sample(r, *ev)) {
           ++stats_.samples_dropped;
           return;
@@ -217,6 +217,7 @@ class ConvertSink : public EventSink {
   bool keep_sample(const RecordView& r, const Evsel& ev) {
     Sample& s = sample_;
     if (!ev.layout.decode(r, in_.order(), s)) return true;  // perf would skip it anyway
+    if (!filtering_) return true;
     bool keep = true;
     if (!o_.time.empty()) {
       keep = std::any_of(o_.time.begin(), o_.time.end(), [&](const TimeRange& t) {

@@ -33,7 +33,22 @@ class Transcoder {
   uint32_t u32() { return swap<uint32_t>(); }
   uint64_t u64() { return swap<uint64_t>(); }
   void u64s(uint64_t n) {
-    for (uint64_t i = 0; i < n && ok_; ++i) u64();
+    if (n > remaining() / 8) {
+      for (uint64_t i = 0; i < n && ok_; ++i) u64();
+      return;
+    }
+    // In one go: call chains and stack copies are thousands of words.
+    size_t at = out_.size();
+    out_.resize(at + n * 8);
+    const std::byte* src = in_.data() + pos_;
+    std::byte* dst = out_.data() + at;
+    for (uint64_t i = 0; i < n; ++i) {
+      uint64_t v;
+      std::memcpy(&v, src + i * 8, 8);
+      v = bswap(v);
+      std::memcpy(dst + i * 8, &v, 8);
+    }
+    pos_ += n * 8;
   }
   // `n` bytes kept as they are (strings, data with its own byte order).
   void raw(size_t n) {
@@ -55,6 +70,12 @@ class Transcoder {
     if (!have(sizeof(T))) return;
     append(&converted, sizeof(T));
     pos_ += sizeof(T);
+  }
+  uint32_t peek_u32() const {
+    if (remaining() < 4) return 0;
+    uint32_t v;
+    std::memcpy(&v, in_.data() + pos_, 4);
+    return from_swapped() ? bswap(v) : v;
   }
   // Peeks the next u32/u64 in this machine's order without consuming it.
   uint64_t peek_u64() const {
@@ -89,7 +110,7 @@ class Transcoder {
   }
   // The rest as u64 words (a tail shorter than a word verbatim), or verbatim.
   void rest_u64() {
-    while (remaining() >= 8) u64();
+    u64s(remaining() / 8);
     rest_raw();
   }
   void rest_raw() { raw(remaining()); }
