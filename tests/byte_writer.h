@@ -34,6 +34,12 @@ class ByteWriter {
   ByteWriter& u32(uint32_t v) { return put(v); }
   ByteWriter& u64(uint64_t v) { return put(v); }
   ByteWriter& s32(int32_t v) { return put(static_cast<uint32_t>(v)); }
+  // A value in this machine's order whatever the writer's: the fields perf reads unswapped
+  // from a file of the other order (attr.clockid, the BUILD_ID pid, HEADER_FEATURE's id).
+  template <class T>
+  ByteWriter& unswapped(T v) {
+    return bytes(&v, sizeof v);
+  }
 
   // A word of C bit-fields given in little-endian bit numbering (bit 0 = first field). A
   // big-endian compiler allocates bit-fields from the most significant bit of the first byte,

@@ -319,7 +319,7 @@ ByteWriter& build_id_record(ByteWriter& w, uint16_t misc, int32_t pid, uint8_t f
                             std::string_view name, bool old_abi = false) {
   size_t name_len = (name.size() + 1 + 7) / 8 * 8;
   w.u32(kRecordHeaderBuildId).u16(misc).u16(static_cast<uint16_t>((old_abi ? 32 : 36) + name_len));
-  if (!old_abi) w.s32(pid);
+  if (!old_abi) w.unswapped(pid);  // perf_header__read_build_ids() swaps only the header
   w.u8(first).zeros(19).u8(20).zeros(3);
   return w.str(name, 8);
 }

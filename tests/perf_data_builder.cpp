@@ -76,13 +76,15 @@ void WriteAttr(ByteWriter& outer, const EventAttr& a, uint32_t size) {
   w.u32(a.wakeup_events).u32(a.bp_type).u64(a.config1);               // 64: VER0
   w.u64(a.config2);                                                   // 72: VER1
   w.u64(a.branch_sample_type);                                        // 80: VER2
-  w.u64(a.sample_regs_user).u32(a.sample_stack_user).s32(a.clockid);  // 96: VER3
-  w.u64(a.sample_regs_intr);                                          // 104: VER4
-  w.u32(a.aux_watermark).u16(a.sample_max_stack).u16(a.reserved_2);   // 112: VER5
-  w.u32(a.aux_sample_size).u32(a.reserved_3);                         // 120: VER6
-  w.u64(a.sig_data);                                                  // 128: VER7
-  w.u64(a.config3);                                                   // 136: VER8
-  w.u64(a.config4);                                                   // 144
+  // perf_event__attr_swap() (session.c) leaves clockid, sample_regs_intr, the reserved words,
+  // sig_data and config3 unswapped: a file perf reads right has them in the reader's order.
+  w.u64(a.sample_regs_user).u32(a.sample_stack_user).unswapped(a.clockid);  // 96: VER3
+  w.unswapped(a.sample_regs_intr);                                          // 104: VER4
+  w.u32(a.aux_watermark).u16(a.sample_max_stack).unswapped(a.reserved_2);   // 112: VER5
+  w.u32(a.aux_sample_size).unswapped(a.reserved_3);                         // 120: VER6
+  w.unswapped(a.sig_data);                                                  // 128: VER7
+  w.unswapped(a.config3);                                                   // 136: VER8
+  w.unswapped(a.config4);                                                   // 144
   std::vector<std::byte> b = w.take();
   b.resize(size);  // shorter versions end early; longer ones have zeros past what we know
   outer.bytes(b);
@@ -365,7 +367,7 @@ std::vector<std::byte> PerfDataBuilder::BuildPipe(const std::vector<std::byte>& 
   for (const auto& [feat, body] : features_) {
     layout_.record_offsets.push_back(w.size());
     w.u32(kRecordHeaderFeature).u16(0).u16(static_cast<uint16_t>(16 + body.size()));
-    w.u64(feat).bytes(body);
+    w.unswapped(uint64_t{feat}).bytes(body);  // perf reads feat_id unswapped
   }
   layout_.data_offset = w.size();
   layout_.data_size = data.size();

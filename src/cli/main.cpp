@@ -4,12 +4,14 @@
 //   readperf [--buildid-dir DIR] report [--stdio] [--no-children] [--sort KEYS] [-i FILE|-]
 //   readperf [--buildid-dir DIR] script [-F FIELDS] [-G] [--comms ..] [--time A,B] [-i FILE|-]
 //   readperf stat report [-i FILE|-]
+//   readperf convert [-i IN] -o OUT [--byte-order big|little] [--decompress|--compress[=N]] ...
 //   readperf [--buildid-dir DIR] export --format collapsed [--pid] [--kernel] [-o FILE] [-i FILE|-]
 //   readperf [--buildid-dir DIR] export --format sqlite -o FILE.db [-i FILE|-]
 //   readperf [--buildid-dir DIR] [summary [--limit N] -i] FILE
 //   readperf [--buildid-dir DIR] csv -o DIR [-i FILE|-]
 #include <CLI/CLI.hpp>
 
+#include "convert_command.h"
 #include "csv_command.h"
 #include "export_command.h"
 #include "report_command.h"
@@ -61,6 +63,9 @@ int main(int argc, char** argv) {
   readperf::cli::ExportOptions exp;
   CLI::App* ex = readperf::cli::add_export_command(app, exp);
 
+  readperf::cli::ConvertCliOptions conv;
+  CLI::App* conv_cmd = readperf::cli::add_convert_command(app, conv);
+
   readperf::cli::SummaryOptions summary;
   CLI::App* sum = readperf::cli::add_summary_command(app, summary);
   readperf::cli::CsvOptions csv;
@@ -90,5 +95,6 @@ int main(int argc, char** argv) {
   if (sum->parsed()) return readperf::cli::run_summary(summary);
   csv.buildid_dir = buildid_dir;
   if (csv_cmd->parsed()) return readperf::cli::run_csv(csv);
+  if (conv_cmd->parsed()) return readperf::cli::run_convert(conv);
   return 2;
 }

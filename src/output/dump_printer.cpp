@@ -11,6 +11,7 @@
 #include "dump_internal.h"
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/stats_printer.h"
+#include "readperf/reader/record_swap.h"
 #include "readperf/session/machine.h"
 #include "readperf/session/session_builder.h"
 
@@ -122,8 +123,19 @@ class DumpSink : public EventSink {
   void print_header(const RecordView& r, const Sample& s) {
     out_.print("\n{}@{} [{:#x}]: event: {}\n", AltHex{r.file_offset}, pd_.source_names()[r.source],
                r.size, r.type);
-    print_raw_event(out_, r.bytes);
     const EventList& events = pd_.events();
+    if (pd_.order() == ByteOrder::kSwapped) {
+      // session.c perf_session__process_event() swaps a record of the other byte order in
+      // place before dump_event() prints it: dump those bytes.
+      swapped_.clear();
+      const Evsel* ev =
+          r.type < kRecordUserTypeStart ? events.evsel_for_record(r, pd_.order()) : nullptr;
+      swap_record(r.bytes, pd_.order(), ev ? &ev->attr : nullptr, events.sample_id_all(), swapped_,
+                  SwapMode::kPerfInPlace);
+      print_raw_event(out_, swapped_);
+    } else {
+      print_raw_event(out_, r.bytes);
+    }
     if (r.type != kRecordSample && !events.sample_id_all()) {
       out_.write("-1 -1 ");
     } else {
@@ -204,6 +216,7 @@ class DumpSink : public EventSink {
   std::string arch_ = "x86";  // perf_env__arch() of a file without ARCH: this machine's
   Machine machine_;
   SessionBuilder builder_{machine_, pd_.order()};
+  std::vector<std::byte> swapped_;  // the record being dumped, swapped as perf swaps it
   StatsCounter stats_;
   std::vector<uint64_t> samples_;
   std::unordered_map<uint64_t, uint64_t> counter_values_;  // by sample id (sid->period)

@@ -86,6 +86,8 @@ void print_event_update(OutBuffer& out, ByteCursor c) {
   switch (type) {
     case 1: {  // PERF_EVENT_UPDATE__SCALE
       uint64_t bits = c.u64();
+      // perf_event__event_update_swap() swaps only type and id: the payload is read as it is.
+      if (c.swapped()) bits = bswap(bits);
       double scale;
       std::memcpy(&scale, &bits, sizeof scale);
       out.print("... scale: {:f}\n", scale);
@@ -97,10 +99,12 @@ void print_event_update(OutBuffer& out, ByteCursor c) {
     case 2:  // PERF_EVENT_UPDATE__NAME
       out.print("... name:  {}\n", c.cstring());
       break;
-    case 3:  // PERF_EVENT_UPDATE__CPUS
+    case 3: {  // PERF_EVENT_UPDATE__CPUS
       out.write("... ");
-      print_cpu_map(out, c, "failed to get cpus");
+      ByteCursor payload(c.data().subspan(std::min(c.position(), c.size())), ByteOrder::kNative);
+      print_cpu_map(out, payload, "failed to get cpus");
       break;
+    }
     default:
       out.write("... unknown type\n");
       break;

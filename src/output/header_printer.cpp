@@ -66,7 +66,9 @@ class PipeFeaturePrinter : public EventSink {
   void on_user_record(const RecordView& r) override {
     if (done_ || r.type != kRecordHeaderFeature) return;
     ByteCursor c = r.body(data_.order());
+    // perf has no swap op for HEADER_FEATURE: it reads feat_id as it is (session.c).
     uint64_t feat = c.u64();
+    if (c.swapped()) feat = bswap(feat);
     // Past the last feature is the end marker (HEADER_LAST_FEATURE), after which report
     // --header-only stops; a zero or larger id makes perf fail.
     if (!c.ok() || feat == kFeatReserved || feat >= kFeatLastFeature6_1) {

@@ -141,6 +141,8 @@ class StatReport : public EventSink {
         if (type == 0) k.unit = std::string(c.cstring());
         if (type == 1) {
           uint64_t bits = c.u64();
+          // perf_event__event_update_swap() swaps only type and id: the scale is read as it is.
+          if (c.swapped()) bits = bswap(bits);
           if (c.ok()) std::memcpy(&k.scale, &bits, sizeof(bits));
         }
         break;

@@ -94,7 +94,9 @@ std::optional<BuildIdRecord> read_build_id(ByteCursor& c, bool old_abi) {
   b.misc = c.u16();
   uint16_t size = c.u16();
   if (!c.ok() || size < fixed) return std::nullopt;
-  b.pid = old_abi ? -1 : c.s32();
+  // perf_header__read_build_ids() swaps only the header: the pid is read as it is.
+  uint32_t pid = old_abi ? ~0u : c.u32();
+  b.pid = static_cast<int32_t>(c.swapped() ? bswap(pid) : pid);
   if (old_abi && (b.misc == kMiscGuestUser || b.misc == kMiscGuestKernel)) b.pid = 0;
   Bytes id = c.bytes(24);
   std::string_view name = as_string_view(c.bytes(size - fixed));

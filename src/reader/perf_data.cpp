@@ -416,7 +416,9 @@ Status PerfData::Impl::handle_user(PerfData& pd, const RecordView& r, DataReader
       return {};
     }
     case kRecordHeaderFeature: {
+      // perf has no swap op for HEADER_FEATURE: it reads feat_id as it is (session.c).
       uint64_t feat = c.u64();
+      if (c.swapped()) feat = bswap(feat);
       if (c.ok() && feat < 256) {
         FeatureContext ctx{.swapped = pd.order() == ByteOrder::kSwapped,
                            .nr_events = pd.events_.size()};

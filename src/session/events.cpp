@@ -30,8 +30,11 @@ bool parse_mmap(const RecordView& r, ByteOrder order, MmapEvent& out) {
       out.ino = c.u64();
       out.ino_generation = c.u64();
     }
-    out.prot = c.u32();
-    out.flags = c.u32();
+    // perf_event__mmap2_swap() leaves prot and flags as they are in a file of the other byte
+    // order (session.c), so perf reads them unswapped.
+    uint32_t prot = c.u32(), flags = c.u32();
+    out.prot = c.swapped() ? bswap(prot) : prot;
+    out.flags = c.swapped() ? bswap(flags) : flags;
   } else {
     out.prot = (r.misc & kMiscMmapData) ? 0 : kProtExec;
   }
@@ -59,8 +62,10 @@ bool parse_task(const RecordView& r, ByteOrder order, TaskEvent& out) {
   return c.ok();
 }
 
-bool parse_ksymbol(const RecordView& r, ByteOrder order, KsymbolEvent& out) {
-  ByteCursor c = r.body(order);
+bool parse_ksymbol(const RecordView& r, ByteOrder /*order*/, KsymbolEvent& out) {
+  // perf 6.1 has no swap op for KSYMBOL (session.c perf_event__swap_ops): its body is read
+  // as it is whatever the file's byte order.
+  ByteCursor c = r.body(ByteOrder::kNative);
   out.addr = c.u64();
   out.len = c.u32();
   out.ksym_type = c.u16();
