@@ -35,7 +35,19 @@ void Resolver::unwind_user(const Thread& t, const Sample& s) {
   if (!regs.has(kDwarfRsp)) return;
   const uint64_t sp = regs.value[kDwarfRsp];
   const uint64_t stack_end = sp + s.user_stack_size;
-  const Bytes stack = s.user_stack;
+  Bytes stack = s.user_stack;
+  if (s.user_stack_order == ByteOrder::kSwapped) {
+    // perf swaps the copy back word by word before unwinding; words are then read at any
+    // offset, so undo the swap over the whole copy.
+    swapped_stack_.resize(stack.size());
+    for (size_t i = 0; i + 8 <= stack.size(); i += 8) {
+      uint64_t w;
+      std::memcpy(&w, stack.data() + i, 8);
+      w = __builtin_bswap64(w);
+      std::memcpy(swapped_stack_.data() + i, &w, 8);
+    }
+    stack = Bytes(swapped_stack_.data(), stack.size() / 8 * 8);
+  }
 
   char level = 0;  // find_map() always writes it
   UnwindCallbacks cb;

@@ -189,6 +189,7 @@ Status SampleLayout::decode(const RecordView& r, ByteOrder order, Sample& s) con
     if (size) {
       if (size > c.remaining()) return tl::unexpected(short_record(r, "user stack"));
       s.user_stack = c.bytes(size);
+      s.user_stack_order = order;
       s.user_stack_size = c.u64();
       if (c.ok() && s.user_stack_size > size) {
         return tl::unexpected(Error(

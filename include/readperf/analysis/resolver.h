@@ -181,6 +181,7 @@ class Resolver {
   UnwindCfiCache cfi_;
   InlineFrames inlines_;
   std::vector<uint64_t> unwound_;
+  std::vector<std::byte> swapped_stack_;  // a byte-swapped file's stack copy, swapped back
   // The symbols of inline frames (srcline.c new_inline_sym()), per inline answer.
   std::unordered_map<const std::vector<InlineRecord>*, std::vector<Symbol>> inline_syms_;
   // resolver_srcline.cpp.

@@ -79,6 +79,9 @@ struct Sample {
   uint64_t user_stack_size = 0;      // the dyn_size: bytes of the copy actually filled
   uint64_t user_stack_offset = 0;    // offset in the record of the size word
   Bytes user_stack;                  // the copy, of its full requested size
+  // A file of the other byte order holds the copy swapped in 8-byte units (perf swaps the whole
+  // sample as u64s when it writes or reads one: session.c perf_event__all64_swap()).
+  ByteOrder user_stack_order = ByteOrder::kNative;
   uint64_t weight = 0;
   uint16_t ins_lat = 0;
   uint16_t p_stage_cyc = 0;
