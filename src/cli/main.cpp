@@ -5,9 +5,12 @@
 //   readperf [--buildid-dir DIR] script [-F FIELDS] [-G] [--comms ..] [--time A,B] [-i FILE|-]
 //   readperf stat report [-i FILE|-]
 //   readperf [--buildid-dir DIR] export --format collapsed [--pid] [--kernel] [-o FILE] [-i FILE|-]
+//   readperf [--buildid-dir DIR] export --format pprof|speedscope|chrome [-o FILE] [-i FILE|-]
+//   readperf [--buildid-dir DIR] flamegraph [-o FILE.html] [--diff BASE] [--event E] [-i FILE|-]
 #include <CLI/CLI.hpp>
 
 #include "export_command.h"
+#include "flamegraph_command.h"
 #include "report_command.h"
 #include "script_command.h"
 #include "stat_command.h"
@@ -54,6 +57,8 @@ int main(int argc, char** argv) {
 
   readperf::cli::ExportOptions exp;
   CLI::App* ex = readperf::cli::add_export_command(app, exp);
+  readperf::cli::FlamegraphCommandOptions flame;
+  CLI::App* flame_cmd = readperf::cli::add_flamegraph_command(app, flame);
 
   CLI11_PARSE(app, argc, argv);
   report.buildid_dir = buildid_dir;
@@ -70,5 +75,7 @@ int main(int argc, char** argv) {
   if (stat_cmd->parsed()) return readperf::cli::run_stat_report(stat);
   exp.buildid_dir = buildid_dir;
   if (ex->parsed()) return readperf::cli::run_export(exp);
+  flame.buildid_dir = buildid_dir;
+  if (flame_cmd->parsed()) return readperf::cli::run_flamegraph_command(flame);
   return 2;
 }

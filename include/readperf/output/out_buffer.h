@@ -84,6 +84,7 @@ class OutBuffer {
     for (; have < width; ++have) buf_.push_back(c);
   }
   fmt::memory_buffer& buffer() { return buf_; }
+  FILE* file() const { return file_; }
   void maybe_flush() {
     if (buf_.size() >= kFlushAt) flush();
   }
