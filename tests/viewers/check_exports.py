@@ -3,6 +3,8 @@
 
 usage: check_exports.py --readperf BIN --case DIR --format FORMAT [--keep OUT]
 
+With --browser the flame graph page is also opened in headless Chromium
+(flamegraph_browser.mjs), and --diff-self checks a differential page against the same file.
 FORMAT is pprof, speedscope, chrome or flamegraph. For each event, `report --stdio -n` gives
 the number of samples and the event count (the sum of the periods); the export must carry the
 same totals:
@@ -224,6 +226,37 @@ def check_flamegraph(path, totals):
     check(len(seen) == len(totals), "one graph per reported event")
 
 
+def check_flamegraph_diff(path, base_path):
+    """A graph against itself: every frame's base value is its value, every delta zero."""
+    data = flamegraph_data(path)
+    check(data["diff"] is not None, "the page is a differential one")
+
+    def walk(n):
+        check(n[2] == n[1], "base value %d == value %d in %s" % (n[2], n[1], data["names"][n[0]]))
+        for c in n[3]:
+            walk(c)
+
+    for e in data["events"]:
+        check(e["otherTotal"] == e["total"], "base total == total for " + e["name"])
+        walk(e["tree"])
+
+
+def run_browser(page, shot):
+    modules = os.path.join(HERE, "node_modules", "playwright-core")
+    chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    if not (shutil.which("node") and os.path.isdir(modules) and os.path.exists(chromium)):
+        print("skip: the browser check needs node, `npm ci` in tests/viewers and chromium")
+        return SKIP
+    r = subprocess.run(["node", os.path.join(HERE, "flamegraph_browser.mjs"), page, shot],
+                       capture_output=True, text=True, timeout=300)
+    print(r.stdout + r.stderr, end="")
+    if r.returncode == SKIP:
+        return SKIP
+    check(r.returncode == 0, "the page works in headless Chromium")
+    print("screenshots: %s-initial.png %s-zoomed.png" % (shot, shot))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--readperf", required=True)
@@ -231,13 +264,18 @@ def main():
     ap.add_argument("--format", required=True,
                     choices=["pprof", "speedscope", "chrome", "flamegraph"])
     ap.add_argument("--keep", help="keep the export at this path")
+    ap.add_argument("--diff-self", action="store_true",
+                    help="flamegraph: also check --diff against the same recording")
+    ap.add_argument("--browser", metavar="SHOT",
+                    help="flamegraph: open the page in headless Chromium, screenshots SHOT-*.png")
     a = ap.parse_args()
     readperf = os.path.abspath(a.readperf)
     case = os.path.abspath(a.case)
     totals = report_totals(readperf, case)
     print("report:", totals)
     tmp = tempfile.mkdtemp()
-    out = a.keep or os.path.join(tmp, "out")
+    # A page needs its .html suffix: Chromium shows a file:// without it as text.
+    out = a.keep or os.path.join(tmp, "out.html" if a.format == "flamegraph" else "out")
     if a.format == "flamegraph":
         run_readperf(["flamegraph", "-o", out], readperf, case)
     else:
@@ -251,6 +289,13 @@ def main():
         check_chrome(out, totals)
     else:
         check_flamegraph(out, totals)
+        if a.diff_self:
+            diff_out = os.path.join(tmp, "diff.html")
+            run_readperf(["flamegraph", "-o", diff_out, "--diff", recording(case)], readperf,
+                         case)
+            check_flamegraph_diff(diff_out, recording(case))
+        if a.browser:
+            rc = run_browser(out, os.path.abspath(a.browser))
     shutil.rmtree(tmp)
     if failures:
         print("%d check(s) failed" % len(failures))
