@@ -61,7 +61,8 @@ int run_flamegraph_command(const FlamegraphCommandOptions& o) {
     base = std::move(*b);
   }
   FlamegraphOptions fo;
-  fo.title = !o.title.empty() ? o.title : base ? fmt::format("{} vs {}", o.input, o.diff) : o.input;
+  std::string input = o.input == "-" ? "standard input" : o.input;
+  fo.title = !o.title.empty() ? o.title : base ? fmt::format("{} vs {}", input, o.diff) : input;
   fo.diff_name = o.diff;
   fo.event = o.event;
   FILE* file = stdout;

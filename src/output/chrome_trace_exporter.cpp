@@ -76,8 +76,11 @@ class ChromeSink : public SampleStreamSink {
       fmt::memory_buffer& b = out_.buffer();
       b.append(std::string_view("{\"ph\":\"B\",\"name\":"));
       json_string(b, names_[stack_[i]]);
-      fmt::format_to(fmt::appender(b), ",\"cat\":\"sample\",\"pid\":{},\"tid\":{},\"ts\":{}}}",
-                     s.pid, s.tid, micros(s.time));
+      // The category is the event: trace viewers filter by it.
+      b.append(std::string_view(",\"cat\":"));
+      json_string(b, event_);
+      fmt::format_to(fmt::appender(b), ",\"pid\":{},\"tid\":{},\"ts\":{}}}", s.pid, s.tid,
+                     micros(s.time));
     }
     for (OpenFrame& f : t.open) {
       f.samples += 1;

@@ -166,6 +166,7 @@ def check_chrome(path, totals):
     samples = period = 0
     instants = {}
     last_ts = {}
+    cats = set()  # the flame-charted event, each B's category
     for e in events:
         key = (e.get("pid"), e.get("tid"))
         if e["ph"] in ("B", "E"):
@@ -173,6 +174,7 @@ def check_chrome(path, totals):
             last_ts[key] = e["ts"]
         if e["ph"] == "B":
             depth[key] = depth.get(key, 0) + 1
+            cats.add(e["cat"])
         elif e["ph"] == "E":
             depth[key] = depth.get(key, 0) - 1
             check(depth[key] >= 0, "E closes an open B")
@@ -183,7 +185,8 @@ def check_chrome(path, totals):
         elif e["ph"] == "i" and not e["name"].startswith("switch-"):
             instants[e["name"]] = instants.get(e["name"], 0) + 1
     check(all(d == 0 for d in depth.values()), "every B is closed")
-    charted = [ev for ev in totals if ev not in instants]
+    check(len(cats) <= 1, "one flame-charted event")
+    charted = sorted(cats)
     for ev in instants:
         check(ev in totals and instants[ev] == totals[ev][0],
               "chrome %s: %d instant events == report's samples %s" %
@@ -266,6 +269,9 @@ def main():
     ap.add_argument("--keep", help="keep the export at this path")
     ap.add_argument("--diff-self", action="store_true",
                     help="flamegraph: also check --diff against the same recording")
+    ap.add_argument("--diff-with", metavar="CASE",
+                    help="flamegraph: also check --diff against CASE's recording: the base totals "
+                         "are CASE's report totals")
     ap.add_argument("--browser", metavar="SHOT",
                     help="flamegraph: open the page in headless Chromium, screenshots SHOT-*.png")
     a = ap.parse_args()
@@ -294,6 +300,17 @@ def main():
             run_readperf(["flamegraph", "-o", diff_out, "--diff", recording(case)], readperf,
                          case)
             check_flamegraph_diff(diff_out, recording(case))
+        if a.diff_with:
+            other = os.path.abspath(a.diff_with)
+            other_totals = report_totals(readperf, other)
+            out = os.path.join(tmp, "diff-with.html")
+            run_readperf(["flamegraph", "-o", out, "--diff", recording(other)], readperf, case)
+            data = flamegraph_data(out)
+            for e in data["events"]:
+                want = other_totals.get(e["name"], (0, 0))[1]
+                check(e["otherTotal"] == want, "diff %s: base total %d == %s's event count %d" %
+                      (e["name"], e["otherTotal"], other, want))
+                check(e["tree"][2] == e["otherTotal"], "the event root holds the base total")
         if a.browser:
             rc = run_browser(out, os.path.abspath(a.browser))
     shutil.rmtree(tmp)
