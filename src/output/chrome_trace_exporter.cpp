@@ -14,6 +14,7 @@
 #include "readperf/format/perf_abi.h"
 #include "sample_stream.h"
 #include "script_trace.h"
+#include "string_interner.h"
 
 namespace readperf {
 
@@ -63,7 +64,8 @@ class ChromeSink : public SampleStreamSink {
     if (!t.open.empty() && s.time > t.end_time) close_to(t, 0, t.end_time);
     // The new stack, root first.
     stack_.clear();
-    for (size_t i = frames.size(); i-- > 0;) stack_.push_back(intern(frames[i].symbol_name()));
+    for (size_t i = frames.size(); i-- > 0;)
+      stack_.push_back(names_.intern(frames[i].symbol_name()));
     size_t common = 0;
     while (common < t.open.size() && common < stack_.size() &&
            t.open[common].name == stack_[common]) {
@@ -127,15 +129,6 @@ class ChromeSink : public SampleStreamSink {
     return 1000000;
   }
 
-  uint32_t intern(std::string_view name) {
-    auto it = name_ids_.find(std::string(name));
-    if (it != name_ids_.end()) return it->second;
-    auto id = static_cast<uint32_t>(names_.size());
-    names_.emplace_back(name);
-    name_ids_.emplace(names_.back(), id);
-    return id;
-  }
-
   void begin_event() {
     if (!first_) out_.put(',');
     out_.put('\n');
@@ -192,8 +185,7 @@ class ChromeSink : public SampleStreamSink {
   bool first_ = true;
   std::unordered_map<uint64_t, Thread> threads_;
   std::unordered_set<uint64_t> named_;
-  std::vector<std::string> names_;
-  std::unordered_map<std::string, uint32_t> name_ids_;
+  StringInterner names_;
   std::vector<uint32_t> stack_;
 };
 

@@ -14,6 +14,7 @@
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/proto_writer.h"
 #include "sample_stream.h"
+#include "string_interner.h"
 
 namespace readperf {
 
@@ -91,8 +92,7 @@ class PprofSink : public SampleStreamSink {
  public:
   PprofSink(PerfData& pd, const PprofConfig& cfg)
       : SampleStreamSink(pd, cfg.symbols, cfg.max_stack) {
-    strings_.emplace_back();  // string_table[0] must be ""
-    string_ids_.emplace("", 0);
+    strings_.intern("");  // string_table[0] must be ""
     str_comm_ = str("comm");
     str_pid_ = str("pid");
   }
@@ -176,7 +176,7 @@ class PprofSink : public SampleStreamSink {
       if (w.data().size() > (1 << 16)) flush(w, out);
     }
     // The string table last: everything above interned into it.
-    for (const std::string& s : strings_) {
+    for (const std::string& s : strings_.strings()) {
       w.bytes(pb::kStringTable, s);
       if (w.data().size() > (1 << 16)) flush(w, out);
     }
@@ -241,14 +241,7 @@ class PprofSink : public SampleStreamSink {
     return slot;
   }
 
-  int64_t str(std::string_view s) {
-    auto it = string_ids_.find(std::string(s));
-    if (it != string_ids_.end()) return it->second;
-    auto id = static_cast<int64_t>(strings_.size());
-    strings_.emplace_back(s);
-    string_ids_.emplace(strings_.back(), id);
-    return id;
-  }
+  int64_t str(std::string_view s) { return strings_.intern(s); }
 
   uint64_t mapping_id(const Frame& f) {
     if (!f.map || !f.dso) return 0;
@@ -276,15 +269,15 @@ class PprofSink : public SampleStreamSink {
   uint64_t location_id(std::span<const Frame> group) {
     const Frame& outer = group.back();
     uint64_t mapping = mapping_id(outer);
-    std::vector<uint64_t> functions;
+    functions_of_.clear();
     for (const Frame& f : group) {
-      if (f.sym || f.inlined) functions.push_back(function_id(f));
+      if (f.sym || f.inlined) functions_of_.push_back(function_id(f));
     }
     key2_.assign({mapping, outer.ip});
-    key2_.insert(key2_.end(), functions.begin(), functions.end());
+    key2_.insert(key2_.end(), functions_of_.begin(), functions_of_.end());
     auto [id, added] = location_ids_.intern(key2_);
     if (added) {
-      locations_.push_back(LocationInfo{mapping, outer.ip, std::move(functions)});
+      locations_.push_back(LocationInfo{mapping, outer.ip, functions_of_});
       if (mapping) {
         mappings_[mapping - 1].has_functions |= outer.sym != nullptr;
         mappings_[mapping - 1].has_inline |= group.size() > 1;
@@ -298,8 +291,7 @@ class PprofSink : public SampleStreamSink {
     w.clear();
   }
 
-  std::vector<std::string> strings_;
-  std::unordered_map<std::string, int64_t> string_ids_;
+  StringInterner strings_;
   int64_t str_comm_ = 0, str_pid_ = 0;
   std::vector<size_t> slots_;
   std::vector<EventSlot> events_;
@@ -308,7 +300,7 @@ class PprofSink : public SampleStreamSink {
   std::vector<MappingInfo> mappings_;
   std::vector<LocationInfo> locations_;
   std::vector<std::pair<int64_t, int64_t>> functions_;
-  std::vector<uint64_t> key_, key2_;
+  std::vector<uint64_t> key_, key2_, functions_of_;
   uint64_t first_time_ = ~0ull, last_time_ = 0;
 };
 
