@@ -67,13 +67,12 @@ class ChromeSink : public SampleStreamSink {
     for (size_t i = frames.size(); i-- > 0;)
       stack_.push_back(names_.intern(frames[i].symbol_name()));
     size_t common = 0;
-    while (common < t.open.size() && common < stack_.size() &&
-           t.open[common].name == stack_[common]) {
+    while (common < t.open.size() && common < stack_.size() && t.open[common] == stack_[common]) {
       ++common;
     }
     close_to(t, common, s.time);
     for (size_t i = common; i < stack_.size(); ++i) {
-      t.open.push_back(OpenFrame{stack_[i], 0, 0});
+      t.open.push_back(stack_[i]);
       begin_event();
       fmt::memory_buffer& b = out_.buffer();
       b.append(std::string_view("{\"ph\":\"B\",\"name\":"));
@@ -84,10 +83,14 @@ class ChromeSink : public SampleStreamSink {
       fmt::format_to(fmt::appender(b), ",\"pid\":{},\"tid\":{},\"ts\":{}}}", s.pid, s.tid,
                      micros(s.time));
     }
-    for (OpenFrame& f : t.open) {
-      f.samples += 1;
-      f.period += period;
-    }
+    // The sample itself, a mark on its thread's track carrying its period.
+    begin_event();
+    fmt::memory_buffer& b = out_.buffer();
+    b.append(std::string_view("{\"ph\":\"i\",\"s\":\"t\",\"name\":\"sample\",\"cat\":"));
+    json_string(b, event_);
+    fmt::format_to(fmt::appender(b),
+                   ",\"pid\":{},\"tid\":{},\"ts\":{},\"args\":{{\"period\":{}}}}}", s.pid, s.tid,
+                   micros(s.time), period);
     t.end_time = s.time + gap;
     out_.maybe_flush();
   }
@@ -105,13 +108,9 @@ class ChromeSink : public SampleStreamSink {
   }
 
  private:
-  struct OpenFrame {
-    uint32_t name;
-    uint64_t samples, period;
-  };
   struct Thread {
     int32_t pid = 0, tid = 0;
-    std::vector<OpenFrame> open;  // root first
+    std::vector<uint32_t> open;  // the open frames' names, root first
     uint64_t end_time = 0;
   };
 
@@ -138,18 +137,26 @@ class ChromeSink : public SampleStreamSink {
   // Ends the open frames of `t` from depth `keep` on, innermost first, at `time`.
   void close_to(Thread& t, size_t keep, uint64_t time) {
     while (t.open.size() > keep) {
-      const OpenFrame& f = t.open.back();
+      // The E repeats its B's name and, like it, has no args: speedscope's importer pairs them
+      // by name and args.
       begin_event();
-      fmt::format_to(fmt::appender(out_.buffer()),
-                     "{{\"ph\":\"E\",\"pid\":{},\"tid\":{},\"ts\":{},\"args\":{{\"samples\":{},"
-                     "\"period\":{},\"depth\":{}}}}}",
-                     t.pid, t.tid, micros(time), f.samples, f.period, t.open.size() - 1);
+      fmt::memory_buffer& b = out_.buffer();
+      b.append(std::string_view("{\"ph\":\"E\",\"name\":"));
+      json_string(b, names_[t.open.back()]);
+      fmt::format_to(fmt::appender(b), ",\"pid\":{},\"tid\":{},\"ts\":{}}}", t.pid, t.tid,
+                     micros(time));
       t.open.pop_back();
     }
   }
 
   template <class Args>
   void instant(std::string_view name, const Sample& s, Args&& args) {
+    // Frames of the thread that ended before this event are closed first, to keep each
+    // thread's events in time order in the file.
+    auto it = threads_.find(key(s.pid, s.tid));
+    if (it != threads_.end() && !it->second.open.empty() && s.time > it->second.end_time) {
+      close_to(it->second, 0, it->second.end_time);
+    }
     begin_event();
     fmt::memory_buffer& b = out_.buffer();
     b.append(std::string_view("{\"ph\":\"i\",\"s\":\"t\",\"name\":"));

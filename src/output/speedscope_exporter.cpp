@@ -53,7 +53,7 @@ Status run_speedscope_export(PerfData& data, CollapsedConfig config, OutBuffer& 
   fmt::memory_buffer& b = out.buffer();
   out.write("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\n");
   out.write("\"exporter\":\"readperf\",\"name\":");
-  json_string(b, data.path());
+  json_string(b, data.path() == "-" ? std::string_view("standard input") : data.path());
   out.write(",\"activeProfileIndex\":0,\n\"shared\":{\"frames\":[");
   for (size_t i = 0; i < frames.size(); ++i) {
     out.write(i ? ",\n{\"name\":" : "\n{\"name\":");

@@ -14,8 +14,9 @@ same totals:
   speedscope  each event's profile weights add up to its event count, endValue equals it;
               the file is valid against the speedscope package's schema (tests/viewers,
               `npm ci` there; without it the schema check is skipped: exit 77).
-  chrome      the outermost frames' `E` events add up to the flame-charted event's samples
-              and periods, tracepoint events are one instant event per sample; B and E nest.
+  chrome      the `sample` instant events add up to the flame-charted event's samples and
+              periods, tracepoint events are one instant event per sample; each E closes the B
+              of the same name on its thread, in time order.
   flamegraph  the page's embedded tree: each event's root equals its event count, children
               never exceed their parent.
 Exits 0 when the export matches, 1 when not, 77 when a tool it needs is missing.
@@ -162,41 +163,42 @@ def check_chrome(path, totals):
     with open(path) as f:
         doc = json.load(f)
     events = doc["traceEvents"]
-    depth = {}
-    samples = period = 0
+    stacks = {}
+    samples = {}  # event -> [samples, period] from the `sample` instants
     instants = {}
     last_ts = {}
     cats = set()  # the flame-charted event, each B's category
     for e in events:
         key = (e.get("pid"), e.get("tid"))
-        if e["ph"] in ("B", "E"):
-            check(e["ts"] >= last_ts.get(key, 0), "B/E in time order on their thread")
+        if e["ph"] in ("B", "E", "i"):
+            check(e["ts"] >= last_ts.get(key, 0), "events in time order on their thread")
             last_ts[key] = e["ts"]
         if e["ph"] == "B":
-            depth[key] = depth.get(key, 0) + 1
+            stacks.setdefault(key, []).append(e["name"])
             cats.add(e["cat"])
         elif e["ph"] == "E":
-            depth[key] = depth.get(key, 0) - 1
-            check(depth[key] >= 0, "E closes an open B")
-            check(e["args"]["depth"] == depth[key], "E's depth")
-            if depth[key] == 0:
-                samples += e["args"]["samples"]
-                period += e["args"]["period"]
+            open_frames = stacks.get(key, [])
+            check(open_frames and open_frames[-1] == e["name"], "E closes its B, same name")
+            if open_frames:
+                open_frames.pop()
+        elif e["ph"] == "i" and e["name"] == "sample":
+            s = samples.setdefault(e["cat"], [0, 0])
+            s[0] += 1
+            s[1] += e["args"]["period"]
         elif e["ph"] == "i" and not e["name"].startswith("switch-"):
             instants[e["name"]] = instants.get(e["name"], 0) + 1
-    check(all(d == 0 for d in depth.values()), "every B is closed")
-    check(len(cats) <= 1, "one flame-charted event")
-    charted = sorted(cats)
+    check(all(not s for s in stacks.values()), "every B is closed")
+    check(len(cats) <= 1 and cats <= set(samples), "one flame-charted event, with its samples")
     for ev in instants:
         check(ev in totals and instants[ev] == totals[ev][0],
               "chrome %s: %d instant events == report's samples %s" %
               (ev, instants[ev], totals.get(ev)))
-    if charted:
-        ev = charted[0]
-        check((samples, period) == totals[ev],
-              "chrome %s: samples/period %s == report's %s" % (ev, (samples, period), totals[ev]))
+    for ev, got in samples.items():
+        check(tuple(got) == totals.get(ev),
+              "chrome %s: samples/period %s == report's %s" % (ev, tuple(got), totals.get(ev)))
+    charted = sorted(cats)
     print("chrome: %d trace events, flame-charted %s, instants %s" %
-          (len(events), charted[:1], sorted(instants)))
+          (len(events), charted, sorted(instants)))
 
 
 def flamegraph_data(path):
@@ -260,6 +262,26 @@ def run_browser(page, shot):
     return 0
 
 
+def run_speedscope_app(export, shot):
+    modules = os.path.join(HERE, "node_modules")
+    chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    if not (shutil.which("node") and os.path.isdir(os.path.join(modules, "playwright-core")) and
+            os.path.isdir(os.path.join(modules, "speedscope")) and os.path.exists(chromium)):
+        print("skip: loading into speedscope needs node, `npm ci` in tests/viewers and chromium")
+        return SKIP
+    # speedscope names the profile after the file: give it one that says what it is.
+    named = os.path.join(os.path.dirname(export), os.path.basename(shot) + ".json")
+    shutil.copy(export, named)
+    r = subprocess.run(["node", os.path.join(HERE, "speedscope_import.mjs"), named, shot + ".png"],
+                       capture_output=True, text=True, timeout=300)
+    print(r.stdout + r.stderr, end="")
+    if r.returncode == SKIP:
+        return SKIP
+    check(r.returncode == 0, "speedscope's app loads the export without a warning")
+    print("screenshot: %s.png" % shot)
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--readperf", required=True)
@@ -272,6 +294,9 @@ def main():
     ap.add_argument("--diff-with", metavar="CASE",
                     help="flamegraph: also check --diff against CASE's recording: the base totals "
                          "are CASE's report totals")
+    ap.add_argument("--speedscope-app", metavar="SHOT",
+                    help="speedscope, chrome: load the export into the speedscope app in headless "
+                         "Chromium, screenshot SHOT.png")
     ap.add_argument("--browser", metavar="SHOT",
                     help="flamegraph: open the page in headless Chromium, screenshots SHOT-*.png")
     a = ap.parse_args()
@@ -293,6 +318,8 @@ def main():
         rc = check_speedscope(out, totals)
     elif a.format == "chrome":
         check_chrome(out, totals)
+    if a.speedscope_app and a.format in ("speedscope", "chrome") and not failures:
+        rc = run_speedscope_app(out, os.path.abspath(a.speedscope_app)) or rc
     else:
         check_flamegraph(out, totals)
         if a.diff_self:

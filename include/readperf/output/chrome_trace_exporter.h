@@ -4,9 +4,8 @@
 //   (--event, default the first non-tracepoint event sampled): `B`/`E` duration events, one per
 //   call chain frame, root outermost. Consecutive samples sharing a frame extend it; a sample
 //   lasts until the next one of its thread, or at most its sampling interval (the period for
-//   the software clocks, 1/frequency for frequency-sampled events, else 1 ms). Each `E` carries
-//   `args.samples` and `args.period`: the samples and the period its frame spanned, so the
-//   outermost frames add up to the event's totals.
+//   the software clocks, 1/frequency for frequency-sampled events, else 1 ms). Each sample is
+//   also an instant event `sample` (category: the event) with its period in `args.period`.
 // - Tracepoint samples (sched:sched_switch, ...) are instant events named after the event with
 //   the tracepoint's fields as `args.trace`, and PERF_RECORD_SWITCH records (perf record
 //   --switch-events) instant `switch-in`/`switch-out` events.
