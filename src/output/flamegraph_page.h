@@ -186,6 +186,10 @@ inline constexpr const char* kPageTail = R"HTML(</script>
   document.addEventListener('keydown', function (e) {
     if (e.key === 'Escape') { zoomed = null; render(); }
   });
+  if (!events.length) {
+    info.textContent = 'No samples in this recording.';
+    return;
+  }
   window.addEventListener('resize', render);
   selectEvent(0);
 })();

@@ -318,8 +318,6 @@ def main():
         rc = check_speedscope(out, totals)
     elif a.format == "chrome":
         check_chrome(out, totals)
-    if a.speedscope_app and a.format in ("speedscope", "chrome") and not failures:
-        rc = run_speedscope_app(out, os.path.abspath(a.speedscope_app)) or rc
     else:
         check_flamegraph(out, totals)
         if a.diff_self:
@@ -340,11 +338,13 @@ def main():
                 check(e["tree"][2] == e["otherTotal"], "the event root holds the base total")
         if a.browser:
             rc = run_browser(out, os.path.abspath(a.browser))
+    if a.speedscope_app and a.format in ("speedscope", "chrome") and not failures:
+        rc = run_speedscope_app(out, os.path.abspath(a.speedscope_app)) or rc
     shutil.rmtree(tmp)
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1
-    print("ok" if rc == 0 else "ok (schema check skipped)")
+    print("ok" if rc == 0 else "ok (a check that needs node or chromium skipped)")
     return rc
 
 
