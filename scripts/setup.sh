@@ -18,7 +18,10 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev  # tests and benchmarks
   python3 gzip diffutils                   # the golden and conformance runners
   clang libclang-rt-14-dev llvm-14         # fuzz targets: libFuzzer, symbolized reports
+  protobuf-compiler chromium chromium-driver  # viewer tests: protoc --decode, the flame graph page
 )
+# node and npm for the viewer tests (tests/viewers): Debian's, unless a node with npm is there.
+command -v npm >/dev/null || packages+=(nodejs npm)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -31,6 +34,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${sudo[@]}" apt-get update -q
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
     apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null
+fi
+
+# The viewer tests' npm packages (speedscope's schema, ajv, playwright-core driving chromium).
+if [ ! -d tests/viewers/node_modules ]; then
+  (cd tests/viewers && npm ci --no-audit --no-fund --loglevel=error) ||
+    echo "setup: npm ci in tests/viewers failed; the viewer schema and browser tests will skip"
 fi
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}"

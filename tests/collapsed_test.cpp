@@ -139,6 +139,15 @@ TEST(CollapsedTest, FramesWithoutAHeaderAreDropped) {
             "workload;g 250000\n");
 }
 
+TEST(CollapsedTest, EventRootKeepsEveryEventUnderItsName) {
+  // The viewers' mode: no event filtered, each stack rooted at its event.
+  CollapseOptions o;
+  o.event_root = true;
+  std::vector<std::string> lines = {"exe 1 2.000000:         10 page-faults: ", "\t 1 f (/x)", "",
+                                    "exe 1 2.000000:        100 cpu-clock: ",   "\t 1 g (/x)", ""};
+  EXPECT_EQ(fold(lines, o), "cpu-clock;exe;g 100\npage-faults;exe;f 10\n");
+}
+
 TEST(CollapsedTest, MatchFrameLine) {
   auto f = match_frame_line("\t           153e0 update_active.constprop.0+0x270 (/usr/lib/ld.so)");
   ASSERT_TRUE(f);

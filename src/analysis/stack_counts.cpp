@@ -58,4 +58,17 @@ void StackCounts::for_each_folded(const std::function<void(std::string_view, uin
   }
 }
 
+void StackCounts::for_each_stack(
+    const std::function<void(std::span<const uint32_t>, uint64_t)>& fn) const {
+  std::vector<const std::pair<const std::vector<uint32_t>, uint64_t>*> order;
+  order.reserve(stacks_.size());
+  for (const auto& entry : stacks_) order.push_back(&entry);
+  std::sort(order.begin(), order.end(), [&](const auto* a, const auto* b) {
+    return std::lexicographical_compare(
+        a->first.begin(), a->first.end(), b->first.begin(), b->first.end(),
+        [&](uint32_t x, uint32_t y) { return names_[x] < names_[y]; });
+  });
+  for (const auto* entry : order) fn(entry->first, entry->second);
+}
+
 }  // namespace readperf

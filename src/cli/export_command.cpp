@@ -19,9 +19,10 @@ CLI::App* add_export_command(CLI::App& app, ExportOptions& o) {
   CLI::App* e = app.add_subcommand("export", "the samples in another tool's format");
   e->add_option("--format", o.format,
                 "collapsed: folded stacks (stackcollapse-perf.pl); sqlite: a database shaped "
-                "as perf's export-to-sqlite.py (-o FILE.db)")
+                "as perf's export-to-sqlite.py (-o FILE.db); pprof: gzipped profile.proto; "
+                "speedscope: speedscope JSON; chrome: Chrome trace-event JSON (Perfetto UI)")
       ->required()
-      ->check(CLI::IsMember({"collapsed", "sqlite"}));
+      ->check(CLI::IsMember({"collapsed", "sqlite", "pprof", "speedscope", "chrome"}));
   e->add_option("-i,--input", o.input, "input file, - for standard input")->capture_default_str();
   e->add_option("-o,--output", o.output, "output file, - for standard output")
       ->capture_default_str();
@@ -103,7 +104,11 @@ int run_export(const ExportOptions& o) {
   Status st;
   {
     OutBuffer out(file);
-    st = run_collapsed_export(**data, cfg, out, stderr);
+    if (o.format == "collapsed") {
+      st = run_collapsed_export(**data, cfg, out, stderr);
+    } else {
+      st = run_viewer_export(o, cfg, **data, out);
+    }
   }
   if (file != stdout && std::fclose(file) != 0) {
     fmt::print(stderr, "readperf: {}: {}\n", o.output, std::strerror(errno));

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "readperf/format/error.h"
+
 namespace CLI {
 class App;
 }  // namespace CLI
@@ -26,5 +28,20 @@ struct ExportOptions {
 // Adds the `export` subcommand, its options stored in `opts`.
 CLI::App* add_export_command(CLI::App& app, ExportOptions& opts);
 int run_export(const ExportOptions& opts);
+
+}  // namespace readperf::cli
+
+namespace readperf {
+struct CollapsedConfig;
+class PerfData;
+class OutBuffer;
+}  // namespace readperf
+
+namespace readperf::cli {
+
+// The viewers' formats (export_viewers.cpp): pprof, speedscope, chrome, with the collapsed
+// export's settings `cfg`.
+tl::expected<void, Error> run_viewer_export(const ExportOptions& opts, const CollapsedConfig& cfg,
+                                            PerfData& data, OutBuffer& out);
 
 }  // namespace readperf::cli

@@ -9,11 +9,14 @@
 //   readperf [--buildid-dir DIR] export --format sqlite -o FILE.db [-i FILE|-]
 //   readperf [--buildid-dir DIR] [summary [--limit N] -i] FILE
 //   readperf [--buildid-dir DIR] csv -o DIR [-i FILE|-]
+//   readperf [--buildid-dir DIR] export --format pprof|speedscope|chrome [-o FILE] [-i FILE|-]
+//   readperf [--buildid-dir DIR] flamegraph [-o FILE.html] [--diff BASE] [--event E] [-i FILE|-]
 #include <CLI/CLI.hpp>
 
 #include "convert_command.h"
 #include "csv_command.h"
 #include "export_command.h"
+#include "flamegraph_command.h"
 #include "report_command.h"
 #include "script_command.h"
 #include "stat_command.h"
@@ -62,6 +65,8 @@ int main(int argc, char** argv) {
 
   readperf::cli::ExportOptions exp;
   CLI::App* ex = readperf::cli::add_export_command(app, exp);
+  readperf::cli::FlamegraphCommandOptions flame;
+  CLI::App* flame_cmd = readperf::cli::add_flamegraph_command(app, flame);
 
   readperf::cli::ConvertCliOptions conv;
   CLI::App* conv_cmd = readperf::cli::add_convert_command(app, conv);
@@ -96,5 +101,7 @@ int main(int argc, char** argv) {
   csv.buildid_dir = buildid_dir;
   if (csv_cmd->parsed()) return readperf::cli::run_csv(csv);
   if (conv_cmd->parsed()) return readperf::cli::run_convert(conv);
+  flame.buildid_dir = buildid_dir;
+  if (flame_cmd->parsed()) return readperf::cli::run_flamegraph_command(flame);
   return 2;
 }

@@ -130,7 +130,43 @@ class CollapsedSink : public EventSink {
     bool chain = (o.fields & kIp) && use_callchain() && s.has_callchain;
     const ResolvedSample& rs = resolver().resolve(s, &evsel, chain);
     if (o.fields == 0) return;
+    if (cfg_.collapse.event_root) {
+      emit_viewer(s, evsel, rs, period, chain);
+      return;
+    }
     emit(s, evsel, o, rs, period, chain);
+  }
+
+  // The lines for the viewers (event_root): the header in the one shape the collapser reads
+  // (comm, tid, time, period and event, whatever fields perf script would print), a frame line
+  // per call chain entry or the sample's ip alone, and the blank line that ends every sample,
+  // so samples without call chains and tracepoints fold too.
+  void emit_viewer(const Sample& s, const Evsel& evsel, const ResolvedSample& rs, uint64_t period,
+                   bool chain) {
+    line_.clear();
+    auto out = fmt::appender(line_);
+    fmt::format_to(
+        out, "{} {:5}/{:<5} {}.{:06}: {:10} {}: ", rs.comm.empty() ? "[unknown]" : rs.comm, s.pid,
+        s.tid, s.time / 1000000000ull, s.time % 1000000000ull / 1000, period, event_name_of(evsel));
+    collapser_.line(std::string_view(line_.data(), line_.size()));
+    auto frame = [&](const Frame& fr) {
+      line_.clear();
+      fmt::format_to(out, "\t{:16x} ", fr.chain_ip());
+      std::string_view name = fr.symbol_name();
+      line_.append(name.data(), name.data() + name.size());
+      if (fr.inlined) {
+        fmt::format_to(out, " (inlined)");
+      } else {
+        fmt::format_to(out, " ({})", fr.dso_name());
+      }
+      collapser_.line(std::string_view(line_.data(), line_.size()));
+    };
+    if (chain) {
+      for (const Frame& fr : rs.callchain) frame(fr);
+    } else {
+      frame(rs.self);
+    }
+    collapser_.line("");
   }
 
   // The lines builtin-script.c process_event() prints for the sample, handed to the
@@ -239,22 +275,28 @@ class CollapsedSink : public EventSink {
 
 }  // namespace
 
-Status run_collapsed_export(PerfData& data, const CollapsedConfig& config, OutBuffer& out,
-                            FILE* err) {
-  StackCounts counts;
+Status collapse_stacks(PerfData& data, const CollapsedConfig& config, StackCounts& counts,
+                       FILE* err) {
   StackCollapser collapser(config.collapse, counts, err);
   PerfData::ProcessOptions po;
   po.ordered = data.kind() == ContainerKind::kPipe || data.events().sample_id_all();
   CollapsedSink sink(data, config, collapser);
   if (data.kind() != ContainerKind::kPipe) RETURN_IF_ERROR(sink.check_output());
   Status st = data.process(sink, po);
+  RETURN_IF_ERROR(sink.status());
+  return st;
+}
+
+Status run_collapsed_export(PerfData& data, const CollapsedConfig& config, OutBuffer& out,
+                            FILE* err) {
+  StackCounts counts;
+  Status st = collapse_stacks(data, config, counts, err);
   // What was read before a damaged record is folded, as the pipeline folds what perf printed.
   counts.for_each_folded([&](std::string_view stack, uint64_t n) {
     out.write(stack);
     out.print(" {}\n", n);
   });
   out.flush();
-  RETURN_IF_ERROR(sink.status());
   return st;
 }
 

@@ -221,9 +221,12 @@ bool StackCollapser::header(std::string_view text) {
     pid = "?";
   }
   std::string_view period;
+  if (opts_.event_root) event_.clear();
   if (std::optional<EventMatch> ev = match_event(text)) {
     period = ev->period;
-    if (opts_.event_filter.empty()) {
+    if (opts_.event_root) {
+      event_.assign(ev->event);
+    } else if (opts_.event_filter.empty()) {
       // The first event seen: merging cycles with instructions would mislead.
       opts_.event_filter = std::string(ev->event);
       event_defaulted_ = true;
@@ -260,6 +263,7 @@ void StackCollapser::end_of_stack() {
   // `next if not $pname` leaves @stack as it is.
   if (!pname_true()) return;
   stack_.clear();
+  if (opts_.event_root) stack_.push_back(counts_.intern(event_));
   stack_.push_back(counts_.intern(*pname_));
   stack_.insert(stack_.end(), frames_.rbegin(), frames_.rend());
   counts_.add(stack_, opts_.count_samples ? 1 : period_);

@@ -35,6 +35,10 @@ class StackCounts {
   // they are one key of stackcollapse-perf.pl's hash.
   void for_each_folded(const std::function<void(std::string_view, uint64_t)>& fn) const;
 
+  // Every stack as its frame ids (root first) with its total, sorted by the frames' names
+  // frame by frame, for the writers that build a tree or a frame table from the stacks.
+  void for_each_stack(const std::function<void(std::span<const uint32_t>, uint64_t)>& fn) const;
+
  private:
   struct VecHash {
     size_t operator()(const std::vector<uint32_t>& v) const;

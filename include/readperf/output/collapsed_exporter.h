@@ -34,4 +34,9 @@ struct CollapsedConfig {
 Status run_collapsed_export(PerfData& data, const CollapsedConfig& config, OutBuffer& out,
                             FILE* err);
 
+// The same folding into `counts`, for the writers that draw the stacks themselves (speedscope,
+// the flame graph page): what the samples read before an error folded into is kept.
+Status collapse_stacks(PerfData& data, const CollapsedConfig& config, StackCounts& counts,
+                       FILE* err);
+
 }  // namespace readperf

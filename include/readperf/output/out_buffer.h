@@ -125,6 +125,7 @@ class OutBuffer {
     std::memset(buf_.data() + n, c, k);
   }
   fmt::memory_buffer& buffer() { return buf_; }
+  FILE* file() const { return file_; }
   void maybe_flush() {
     if (buf_.size() >= kFlushAt) flush();
   }

@@ -39,6 +39,9 @@ struct CollapseOptions {
   bool include_addrs = false;    // --addrs: [dso <ip>] for frames without a symbol
   std::string event_filter;      // --event-filter: this event only (default: the first seen)
   bool count_samples = false;    // readperf's own: weight each sample 1, not its period
+  // readperf's own, for the viewers that show every event: no event is filtered out and each
+  // stack gets its event's name as an extra root frame, before the process name.
+  bool event_root = false;
 };
 
 // The pieces the script's frame regex `^\s*(\w+)\s*(.+) \((.*)\)` takes from a line.
@@ -75,6 +78,7 @@ class StackCollapser {
   bool event_defaulted_ = false;
   bool event_warned_ = false;
   std::optional<std::string> pname_;  // Perl's $pname: undef between samples
+  std::string event_;                 // the sample's event, for event_root
   uint64_t period_ = 1;
   // The frames of the sample so far, each line's names reversed, leaf first: end_of_stack()
   // reverses them into the script's `unshift`ed order.

@@ -1,0 +1,31 @@
+// `export --format pprof|speedscope|chrome`: the viewers' formats, with the collapsed export's
+// symbol settings.
+#include "export_command.h"
+#include "readperf/output/chrome_trace_exporter.h"
+#include "readperf/output/collapsed_exporter.h"
+#include "readperf/output/pprof_exporter.h"
+#include "readperf/output/speedscope_exporter.h"
+
+namespace readperf::cli {
+
+Status run_viewer_export(const ExportOptions& o, const CollapsedConfig& cfg, PerfData& data,
+                         OutBuffer& out) {
+  if (o.format == "pprof") {
+    PprofConfig pc;
+    pc.symbols = cfg.symbols;
+    pc.max_stack = cfg.max_stack;
+    out.flush();
+    return run_pprof_export(data, pc, out.file());
+  }
+  if (o.format == "chrome") {
+    ChromeTraceConfig cc;
+    cc.symbols = cfg.symbols;
+    cc.max_stack = cfg.max_stack;
+    cc.event = o.event;
+    return run_chrome_trace_export(data, cc, out);
+  }
+  // speedscope: every event, each its own profile (--event does not filter).
+  return run_speedscope_export(data, cfg, out, stderr);
+}
+
+}  // namespace readperf::cli

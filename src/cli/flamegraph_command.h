@@ -1,0 +1,28 @@
+// `readperf flamegraph`: an interactive flame graph page of a recording, optionally a
+// differential one against a second recording (--diff).
+#pragma once
+
+#include <string>
+
+namespace CLI {
+class App;
+}  // namespace CLI
+
+namespace readperf::cli {
+
+struct FlamegraphCommandOptions {
+  std::string input = "perf.data";
+  std::string output = "flamegraph.html";
+  std::string diff;   // the base recording of a differential graph
+  std::string event;  // the event shown first
+  std::string title;
+  std::string buildid_dir;  // the global --buildid-dir
+  std::string symfs, kallsyms;
+  bool pid = false, tid = false, kernel = false, count = false, no_demangle = false;
+  unsigned max_stack = 127;
+};
+
+CLI::App* add_flamegraph_command(CLI::App& app, FlamegraphCommandOptions& opts);
+int run_flamegraph_command(const FlamegraphCommandOptions& opts);
+
+}  // namespace readperf::cli

@@ -1,0 +1,38 @@
+// Dense ids for strings, looked up by string_view without making a std::string (C++20
+// heterogeneous lookup), so interning a frame name that was seen before allocates nothing.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace readperf {
+
+class StringInterner {
+ public:
+  // The id of `s`, ids 0, 1, ... in first-seen order.
+  uint32_t intern(std::string_view s) {
+    auto it = ids_.find(s);
+    if (it != ids_.end()) return it->second;
+    auto id = static_cast<uint32_t>(strings_.size());
+    strings_.emplace_back(s);
+    ids_.emplace(strings_.back(), id);
+    return id;
+  }
+  const std::string& operator[](uint32_t id) const { return strings_[id]; }
+  size_t size() const { return strings_.size(); }
+  const std::deque<std::string>& strings() const { return strings_; }
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  std::deque<std::string> strings_;  // a deque: stable, the map's keys view them
+  std::unordered_map<std::string_view, uint32_t, Hash, std::equal_to<>> ids_;
+};
+
+}  // namespace readperf
