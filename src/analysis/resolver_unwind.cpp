@@ -105,7 +105,7 @@ void Resolver::append_unwound(const Thread& t, uint64_t ip) {
   // machine.c append_inlines(): with a symbol, the addr2line answer for the address replaces
   // the frame, one frame per record, innermost first.
   const DsoSymbols* ds = (f.map && f.sym) ? user_symbols(*f.map) : nullptr;
-  if (ds && !ds->symtab_path.empty()) {
+  if (ds && !ds->symtab_path.empty() && symbols_.config().inline_names) {
     // map__rip_2objdump(): a shared object's (ET_DYN) address stays the map-relative one.
     uint64_t addr = f.addr;
     const CfiFile* rt = ds->runtime_path.empty() ? nullptr : cfi_.get(ds->runtime_path);

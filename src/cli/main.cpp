@@ -40,6 +40,9 @@ int main(int argc, char** argv) {
   rep->add_flag("--stdio", report.stdio, "plain text output");
   rep->add_flag("--children")->description("accumulate callchains of children (default)");
   rep->add_flag("--no-children")->description("do not accumulate callchains of children");
+  // builtin-report.c OPT_BOOLEAN "inline" (symbol_conf.inline_name, true by default).
+  rep->add_flag("--inline")->description("inline frames in DWARF-unwound call chains (default)");
+  rep->add_flag("--no-inline")->description("no inline frames in call chains");
   rep->add_option("-s,--sort", report.sort, "sort by key(s): pid, comm, dso, symbol");
   float percent_limit = 0;
   CLI::Option* pl =
@@ -87,6 +90,12 @@ int main(int argc, char** argv) {
   for (const CLI::Option* o : rep->parse_order()) {
     if (o->check_lname("children")) report.children = true;
     if (o->check_lname("no-children")) report.children = false;
+    if (o->check_lname("inline")) report.inline_names = true;
+    if (o->check_lname("no-inline")) report.inline_names = false;
+  }
+  for (const CLI::Option* o : scr->parse_order()) {
+    if (o->check_lname("inline")) script.inline_names = true;
+    if (o->check_lname("no-inline")) script.inline_names = false;
   }
   if (*pl) report.percent_limit = percent_limit;
   if (*cg) report.call_graph = call_graph;

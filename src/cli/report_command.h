@@ -17,18 +17,19 @@ struct ReportOptions {
   bool stdio = false;
 
   // The histogram report (builtin-report.c options).
-  std::string buildid_dir;           // the global --buildid-dir
-  std::optional<bool> children;      // --children / --no-children; unset: perf's default
-  std::string sort;                  // -s/--sort; empty: perf's default
-  std::optional<float> percent_limit;  // --percent-limit
-  bool show_nr_samples = false;      // -n
-  std::string comms, dsos, symbols;  // -c/--comms, -d/--dsos, -S/--symbols
+  std::string buildid_dir;                // the global --buildid-dir
+  std::optional<bool> children;           // --children / --no-children; unset: perf's default
+  std::string sort;                       // -s/--sort; empty: perf's default
+  std::optional<float> percent_limit;     // --percent-limit
+  bool show_nr_samples = false;           // -n
+  std::string comms, dsos, symbols;       // -c/--comms, -d/--dsos, -S/--symbols
   std::optional<std::string> call_graph;  // -g/--call-graph; "" when given without a value
-  bool no_call_graph = false;        // --no-call-graph
-  bool inverted = false;             // -G/--inverted: caller order
-  int verbose = 0;                   // -v
-  std::string kallsyms;              // --kallsyms: the kernel's symbols from this file
-  std::string symfs;                 // --symfs: look for binaries under this directory
+  bool no_call_graph = false;             // --no-call-graph
+  bool inverted = false;                  // -G/--inverted: caller order
+  int verbose = 0;                        // -v
+  std::string kallsyms;                   // --kallsyms: the kernel's symbols from this file
+  std::string symfs;                      // --symfs: look for binaries under this directory
+  bool inline_names = true;               // --inline / --no-inline (the later wins)
 };
 
 int run_report(const ReportOptions& opts);

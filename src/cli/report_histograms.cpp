@@ -201,6 +201,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   if (!opts.buildid_dir.empty()) setup.symbols.buildid_dir = opts.buildid_dir;
   if (!opts.kallsyms.empty()) setup.symbols.kallsyms = opts.kallsyms;
   setup.symbols.symfs = opts.symfs;
+  setup.symbols.inline_names = opts.inline_names;
   setup.symbols.recorded_os_release = pd.features().os_release.value_or("");
   prefetch_kernel_symbols(pd, setup.symbols);
   po.dso_filter = !setup.filters.dsos.empty();

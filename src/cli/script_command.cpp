@@ -57,6 +57,9 @@ CLI::App* add_script_command(CLI::App& app, ScriptOptions& o) {
   s->add_option("--symfs", o.symfs, "look for files relative to this directory");
   s->add_option("--kallsyms", o.kallsyms, "kallsyms file for the kernel's symbols");
   s->add_flag("--no-demangle", o.no_demangle, "do not demangle C++ names");
+  // builtin-script.c OPT_BOOLEAN "inline" (symbol_conf.inline_name, true by default).
+  s->add_flag("--inline")->description("inline frames in DWARF-unwound call chains (default)");
+  s->add_flag("--no-inline")->description("no inline frames in call chains");
   s->add_option("--max-stack", o.max_stack, "call chain entries to show at most");
   s->add_flag("-v,--verbose", o.verbose, "list the binaries looked for, and where");
   return s;
@@ -81,6 +84,7 @@ int run_script(const ScriptOptions& o) {
   cfg.symbols.symfs = o.symfs;
   cfg.symbols.kallsyms = o.kallsyms;
   cfg.symbols.demangle = !o.no_demangle;
+  cfg.symbols.inline_names = o.inline_names;
 
   auto data = PerfData::open(o.input);
   if (!data) {

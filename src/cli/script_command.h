@@ -12,7 +12,8 @@ namespace readperf::cli {
 
 struct ScriptOptions {
   std::string input = "perf.data";
-  std::string buildid_dir;  // the global --buildid-dir
+  std::string buildid_dir;   // the global --buildid-dir
+  bool inline_names = true;  // --inline / --no-inline (the later wins; main.cpp)
   std::vector<std::string> fields;
   bool hide_call_graph = false;
   std::string comms, pids, tids, cpu, time;

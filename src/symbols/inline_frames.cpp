@@ -3,16 +3,21 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <unistd.h>
+
+#include <string_view>
 
 namespace readperf {
 
 struct InlineFrames::File {
   int fd = -1;
+  Elf* elf = nullptr;
   Dwarf* dwarf = nullptr;
   std::unordered_map<uint64_t, std::vector<InlineRecord>> memo;
   ~File() {
     if (dwarf) dwarf_end(dwarf);
+    if (elf) elf_end(elf);
     if (fd >= 0) close(fd);
   }
 };
@@ -20,12 +25,49 @@ struct InlineFrames::File {
 InlineFrames::InlineFrames() = default;
 InlineFrames::~InlineFrames() = default;
 
+namespace {
+
+// libdw's dwarf_begin_elf() inflates every compressed .debug_* section up front (elfutils
+// check_section()), and line lookups never read the location lists, frame tables or macros:
+// for a distribution's libc debug file (.debug_loclists of megabytes, zlib) that inflation was
+// most of a `report --sort srcline`. The sections left out are hidden from libdw as NOBITS in
+// a private copy-on-write mapping (ELF_C_READ_MMAP_PRIVATE: the file is untouched).
+Elf* open_for_lines(int fd) {
+  elf_version(EV_CURRENT);
+  Elf* elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, nullptr);
+  if (!elf) return nullptr;
+  size_t shstrndx = 0;
+  if (elf_getshdrstrndx(elf, &shstrndx) != 0) return elf;
+  static constexpr std::string_view kUnused[] = {
+      ".debug_loc",     ".debug_loclists", ".debug_frame",   ".debug_macro",
+      ".debug_macinfo", ".debug_pubnames", ".debug_pubtypes"};
+  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
+    GElf_Shdr shdr;
+    if (!gelf_getshdr(scn, &shdr) || (shdr.sh_flags & SHF_COMPRESSED) == 0) continue;
+    const char* name = elf_strptr(elf, shstrndx, shdr.sh_name);
+    if (!name) continue;
+    std::string_view n = name;
+    if (n.starts_with(".zdebug")) continue;  // the GNU form is inflated by name: left as is
+    for (std::string_view u : kUnused) {
+      if (n == u) {
+        shdr.sh_type = SHT_NOBITS;
+        gelf_update_shdr(scn, &shdr);
+        break;
+      }
+    }
+  }
+  return elf;
+}
+
+}  // namespace
+
 InlineFrames::File* InlineFrames::file(const std::string& path) {
   auto it = files_.find(path);
   if (it != files_.end()) return it->second.get();
   auto f = std::make_unique<File>();
   f->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (f->fd >= 0) f->dwarf = dwarf_begin(f->fd, DWARF_C_READ);
+  if (f->fd >= 0) f->elf = open_for_lines(f->fd);
+  if (f->elf) f->dwarf = dwarf_begin_elf(f->elf, DWARF_C_READ, nullptr);
   return files_.emplace(path, std::move(f)).first->second.get();
 }
 

@@ -1,8 +1,8 @@
 #include "readperf/symbols/kallsyms.h"
 
-#include <fmt/format.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -94,7 +94,6 @@ bool is_function_or_alias(char type) {
   return t == 'T' || t == 'W' || type == 'A';
 }
 
-
 bool exists(const std::string& path) { return access(path.c_str(), F_OK) == 0; }
 
 }  // namespace
@@ -148,6 +147,8 @@ Result<KernelSymbols> parse_noting(std::string_view text, const std::optional<Re
                                    std::optional<uint64_t>* noted) {
   KernelSymbols out;
   SymbolTableBuilder all;
+  // A kallsyms line is an address, a type and a name: the names take under half the text.
+  all.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1, text.size() / 2);
   std::optional<uint64_t> ref_addr;
   bool any_address = false;
   for_each_line(text, [&](const Line& l) {
@@ -178,6 +179,7 @@ Result<KernelSymbols> parse_noting(std::string_view text, const std::optional<Re
   // maps__split_kallsyms(): module symbols to their module, the rest (less the x86 entry
   // trampolines, which perf maps separately) to the kernel, moved by the delta.
   SymbolTableBuilder kernel;
+  kernel.reserve(all.pending().size(), text.size() / 2);
   std::map<std::string, SymbolTableBuilder, std::less<>> modules;
   for (const auto& p : all.pending()) {
     std::string_view name = all.name_of(p);
@@ -314,8 +316,8 @@ std::optional<KernelSymbols> find_cached_kallsyms(const std::string& buildid_dir
     if (!exists(path)) path = root + "/" + name;
     Result<KernelSymbols> k = load_kallsyms(path, ref);
     if (k && k->delta == 0) {
-      attempts.push_back(fmt::format("kallsyms {}: used, its {} is the recorded one", path,
-                                     ref.name));
+      attempts.push_back(
+          fmt::format("kallsyms {}: used, its {} is the recorded one", path, ref.name));
       k->attempts = attempts;
       return std::move(*k);
     }
@@ -373,8 +375,8 @@ KernelSymbols load_kernel_symbols(const BuildId& build_id, const std::optional<R
     // release another kernel. Elsewhere, a cached kallsyms with the same reference is the
     // recorded kernel's table (the first in name order, should several match).
     std::string running = read_first_line(cfg.proc_osrelease);
-    bool other_kernel = !cfg.recorded_os_release.empty() && !running.empty() &&
-                        running != cfg.recorded_os_release;
+    bool other_kernel =
+        !cfg.recorded_os_release.empty() && !running.empty() && running != cfg.recorded_os_release;
     std::optional<KernelSymbols> host = try_load(cfg.proc_kallsyms);
     if (host && (!ref || host->delta == 0) && !other_kernel) return std::move(*host);
     if (other_kernel) {

@@ -17,6 +17,10 @@ struct SymbolConfig {
   std::string kallsyms;
   // C++ names demangled as perf does by default (symbol_conf.demangle).
   bool demangle = true;
+  // Inline frames for the addresses of DWARF-unwound stacks (symbol_conf.inline_name,
+  // --inline/--no-inline, on by default). perf 6.1 appends them in unwind_entry() only:
+  // frame-pointer and LBR chains never get them, with or without --inline.
+  bool inline_names = true;
   // Where the running kernel's files are; tests point these elsewhere.
   std::string proc_kallsyms = "/proc/kallsyms";
   std::string proc_osrelease = "/proc/sys/kernel/osrelease";
