@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -58,7 +59,12 @@ TEST_P(FuzzRegression, RunsToTheEnd) {
   ASSERT_TRUE(in) << GetParam().file;
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
                              std::istreambuf_iterator<char>());
+  const auto start = std::chrono::steady_clock::now();
   EXPECT_EQ(GetParam().target->run(bytes.data(), bytes.size()), 0);
+  // Timeouts are findings too: the fuzzers stop an input after 10 s under ASan; every saved
+  // input now runs in milliseconds, so 30 s leaves room for a loaded machine and a slow build.
+  const auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_LT(std::chrono::duration_cast<std::chrono::seconds>(took).count(), 30);
 }
 
 INSTANTIATE_TEST_SUITE_P(Saved, FuzzRegression, ::testing::ValuesIn(AllRegressions()), TestName);

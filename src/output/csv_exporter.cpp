@@ -253,7 +253,10 @@ void write_processes(const PerfData& data, const ReportData& report,
   if (auto k = processes.find(-1); k != processes.end() && k->second.name.empty()) {
     k->second.name = "[kernel]";
   }
-  for (const auto& [pid, p] : processes) {
+  for (const auto& entry : processes) {
+    // Named copies: a lambda may not capture structured bindings before C++20's P1091 (clang 14).
+    const int32_t pid = entry.first;
+    const auto& p = entry.second;
     auto row = [&](std::string_view event, uint64_t samples, uint64_t period) {
       out.print("{},", pid);
       csv_field(out, p.name);

@@ -2,6 +2,8 @@
 // util/event.c perf_event__fprintf_*, the machine.c handlers that print them, and session.c
 // dump_read. Records that also change the Machine are printed from here but applied by the
 // dump printer.
+#include <algorithm>
+
 #include "dump_internal.h"
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/event_name.h"
@@ -16,7 +18,10 @@ void print_namespaces(OutBuffer& out, ByteCursor c) {
   int32_t tid = c.s32();
   uint64_t nr = c.u64();
   out.print(" {}/{} - nr_namespaces: {}\n\t\t[", pid, tid, static_cast<uint32_t>(nr));
-  uint32_t n = static_cast<uint32_t>(nr);
+  // perf (event.c perf_event__fprintf_namespaces) trusts nr_namespaces and reads past the
+  // record when it lies; a 24-byte record claiming 24 million entries would have us print
+  // 500 MB of zeros. Only the entries the record holds are printed.
+  const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(nr & 0xffffffff, c.remaining() / 16));
   for (uint32_t i = 0; i < n; ++i) {
     if (i && i % 4 == 0) out.write("\n\t\t ");
     uint64_t dev = c.u64();
@@ -24,6 +29,7 @@ void print_namespaces(OutBuffer& out, ByteCursor c) {
     out.print("{}/{}: {}/{}{}", i, i < std::size(kNames) ? kNames[i] : "UNKNOWN", dev, AltHex{ino},
               i + 1 != n ? ", " : "]\n");
   }
+  if (n == 0 && static_cast<uint32_t>(nr) != 0) out.write("]\n");
 }
 
 void print_text_poke_bytes(OutBuffer& out, const unsigned char* p, size_t len, bool old) {
