@@ -5,6 +5,7 @@
 #include "fuzz_targets.h"
 #include "fuzz_util.h"
 #include "readperf/symbols/build_id.h"
+#include "readperf/symbols/dso_loader.h"
 #include "readperf/symbols/elf_symbols.h"
 
 namespace readperf::fuzz {
@@ -23,6 +24,12 @@ int fuzz_elf_symbols(const uint8_t* data, size_t size) {
       if (const Symbol* hit = t->find(s.end - 1)) sink = sink + hit->name.size();
     }
   }
+  // The DSO loader on the same file: build-id checks, and a .gnu_debugdata (MiniDebugInfo)
+  // inflated and read when the file has no .symtab.
+  SymbolConfig config;
+  config.buildid_dir = "/nonexistent-readperf-fuzz-cache";
+  DsoSymbols dso = load_dso_symbols({path, BuildId()}, config);
+  (void)dso;
   ::close(fd);
   return 0;
 }

@@ -14,6 +14,7 @@ packages=(
   libzstd-dev                              # PERF_RECORD_COMPRESSED
   libtraceevent-dev                        # tracepoint formats (perf script)
   libelf-dev libdw-dev zlib1g-dev          # symbols: ELF, DWARF, compressed sections
+  liblzma-dev                              # symbols: MiniDebugInfo (.gnu_debugdata)
   libsqlite3-dev sqlite3                   # export --format sqlite, and its tests' queries
   libgtest-dev libgmock-dev libbenchmark-dev  # tests and benchmarks
   python3 gzip diffutils                   # the golden and conformance runners

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "readperf/symbols/build_id.h"
@@ -151,6 +152,54 @@ TEST_F(SymfsTest, NoRecordedBuildIdUnderSymfsKeepsNone) {
   ASSERT_TRUE(d.found());
   EXPECT_TRUE(d.build_id.empty());
   EXPECT_EQ(d.symtab_path, config_.symfs + kWorkloadPath);
+}
+
+// A binary stripped of .symtab whose local functions are named only in its MiniDebugInfo
+// (tests/data/README-minidebuginfo_demo.md): they come from the .gnu_debugdata .symtab, the
+// exported ones from .dynsym; with mini_debuginfo off, as in perf 6.1, only the latter.
+TEST(MiniDebugInfoTest, LocalFunctionsComeFromGnuDebugdata) {
+  const std::string demo =
+      (fs::path(__FILE__).parent_path() / "data" / "minidebuginfo_demo").string();
+  SymbolConfig config;
+  config.buildid_dir = "/nonexistent-readperf-cache";
+  DsoSymbols d = load_dso_symbols({demo, BuildId()}, config);
+  ASSERT_TRUE(d.found());
+  EXPECT_EQ(d.symtab_path, demo + "[.gnu_debugdata]");
+  EXPECT_EQ(d.runtime_path, demo);
+  EXPECT_EQ(describe(d.table.find(0x113d), 0x113d), "hidden_mix+0x4");
+  EXPECT_EQ(describe(d.table.find(0x1145), 0x1145), "hidden_loop+0x0");
+  EXPECT_EQ(describe(d.table.find(0x116d), 0x116d), "exported_entry+0x0");
+  EXPECT_EQ(describe(d.table.find(0x1173), 0x1173), "main+0x0");
+
+  config.mini_debuginfo = false;
+  DsoSymbols plain = load_dso_symbols({demo, BuildId()}, config);
+  ASSERT_TRUE(plain.found());
+  EXPECT_EQ(plain.symtab_path, demo);
+  EXPECT_EQ(plain.table.find(0x1145), nullptr);
+  EXPECT_EQ(describe(plain.table.find(0x116d), 0x116d), "exported_entry+0x0");
+}
+
+TEST(MiniDebugInfoTest, CorruptSectionKeepsTheDynsym) {
+  // The same binary with its xz stream damaged: an attempt says why, .dynsym still names.
+  const fs::path demo = fs::path(__FILE__).parent_path() / "data" / "minidebuginfo_demo";
+  std::ifstream in(demo, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t xz = bytes.find(std::string("\xfd" "7zXZ", 5));
+  ASSERT_NE(xz, std::string::npos);
+  for (size_t i = xz + 24; i < xz + 64 && i < bytes.size(); ++i) bytes[i] ^= 0x5a;
+  testing::TempDir dir;
+  const std::string path = dir.file("damaged");
+  std::ofstream(path, std::ios::binary) << bytes;
+  SymbolConfig config;
+  config.buildid_dir = "/nonexistent-readperf-cache";
+  DsoSymbols d = load_dso_symbols({path, BuildId()}, config);
+  ASSERT_TRUE(d.found());
+  EXPECT_EQ(d.symtab_path, path);
+  EXPECT_EQ(d.table.find(0x1145), nullptr);
+  EXPECT_EQ(describe(d.table.find(0x116d), 0x116d), "exported_entry+0x0");
+  ASSERT_FALSE(d.attempts.empty());
+  EXPECT_NE(d.attempts.back().outcome.find("not a whole xz stream"), std::string::npos)
+      << d.attempts.back().outcome;
 }
 
 TEST(ElfSymbolsTest, PltEntriesNamedLikePerf) {

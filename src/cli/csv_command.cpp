@@ -24,6 +24,7 @@ int run_csv(const CsvOptions& o) {
   CsvConfig cfg;
   cfg.symbols = SymbolConfig::from_environment();
   if (!o.buildid_dir.empty()) cfg.symbols.buildid_dir = o.buildid_dir;
+  cfg.symbols.mini_debuginfo = o.mini_debuginfo;
   cfg.symbols.symfs = o.symfs;
   if (!o.kallsyms.empty()) cfg.symbols.kallsyms = o.kallsyms;
   cfg.symbols.demangle = !o.no_demangle;

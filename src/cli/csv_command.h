@@ -13,6 +13,7 @@ struct CsvOptions {
   std::string input = "perf.data";
   std::string output;       // the directory, created when missing
   std::string buildid_dir;  // the global --buildid-dir
+  bool mini_debuginfo = true;  // the global --no-minidebuginfo turns it off
   std::string symfs, kallsyms;
   bool no_demangle = false;
 };

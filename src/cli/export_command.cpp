@@ -48,6 +48,7 @@ int run_sqlite(const ExportOptions& o) {
   cfg.max_stack = o.max_stack;
   cfg.symbols = SymbolConfig::from_environment();
   if (!o.buildid_dir.empty()) cfg.symbols.buildid_dir = o.buildid_dir;
+  cfg.symbols.mini_debuginfo = o.mini_debuginfo;
   cfg.symbols.symfs = o.symfs;
   if (!o.kallsyms.empty()) cfg.symbols.kallsyms = o.kallsyms;
   cfg.symbols.demangle = !o.no_demangle;
@@ -83,6 +84,7 @@ int run_export(const ExportOptions& o) {
   cfg.max_stack = o.max_stack;
   cfg.symbols = SymbolConfig::from_environment();
   if (!o.buildid_dir.empty()) cfg.symbols.buildid_dir = o.buildid_dir;
+  cfg.symbols.mini_debuginfo = o.mini_debuginfo;
   cfg.symbols.symfs = o.symfs;
   cfg.symbols.kallsyms = o.kallsyms;
   cfg.symbols.demangle = !o.no_demangle;

@@ -17,6 +17,7 @@ struct ExportOptions {
   std::string output = "-";
   std::string format;
   std::string buildid_dir;  // the global --buildid-dir
+  bool mini_debuginfo = true;  // the global --no-minidebuginfo turns it off
   std::string event;
   std::string symfs, kallsyms;
   bool pid = false, tid = false, kernel = false, jit = false, addrs = false;

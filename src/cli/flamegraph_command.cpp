@@ -42,6 +42,7 @@ int run_flamegraph_command(const FlamegraphCommandOptions& o) {
   cfg.max_stack = o.max_stack;
   cfg.symbols = SymbolConfig::from_environment();
   if (!o.buildid_dir.empty()) cfg.symbols.buildid_dir = o.buildid_dir;
+  cfg.symbols.mini_debuginfo = o.mini_debuginfo;
   cfg.symbols.symfs = o.symfs;
   cfg.symbols.kallsyms = o.kallsyms;
   cfg.symbols.demangle = !o.no_demangle;

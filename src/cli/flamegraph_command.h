@@ -17,6 +17,7 @@ struct FlamegraphCommandOptions {
   std::string event;  // the event shown first
   std::string title;
   std::string buildid_dir;  // the global --buildid-dir
+  bool mini_debuginfo = true;  // the global --no-minidebuginfo turns it off
   std::string symfs, kallsyms;
   bool pid = false, tid = false, kernel = false, count = false, no_demangle = false;
   unsigned max_stack = 127;

@@ -27,6 +27,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   std::string buildid_dir;
   app.add_option("--buildid-dir", buildid_dir, "build-id cache directory (default ~/.debug)");
+  bool no_mini_debuginfo = false;
+  app.add_flag("--no-minidebuginfo", no_mini_debuginfo,
+               "do not read .gnu_debugdata symbols (perf 6.1 does not), to print what perf prints");
 
   readperf::cli::ReportOptions report;
   CLI::App* rep = app.add_subcommand("report", "perf report: dump, header, stats");
@@ -86,6 +89,7 @@ int main(int argc, char** argv) {
   int nargs = static_cast<int>(arg_ptrs.size());
   CLI11_PARSE(app, nargs, arg_ptrs.data());
   report.buildid_dir = buildid_dir;
+  report.mini_debuginfo = !no_mini_debuginfo;
   // The later of --children and --no-children wins, as in perf's option parser.
   for (const CLI::Option* o : rep->parse_order()) {
     if (o->check_lname("children")) report.children = true;
@@ -101,16 +105,21 @@ int main(int argc, char** argv) {
   if (*cg) report.call_graph = call_graph;
   if (rep->parsed()) return readperf::cli::run_report(report);
   script.buildid_dir = buildid_dir;
+  script.mini_debuginfo = !no_mini_debuginfo;
   if (scr->parsed()) return readperf::cli::run_script(script);
   if (stat_cmd->parsed()) return readperf::cli::run_stat_report(stat);
   exp.buildid_dir = buildid_dir;
+  exp.mini_debuginfo = !no_mini_debuginfo;
   if (ex->parsed()) return readperf::cli::run_export(exp);
   summary.buildid_dir = buildid_dir;
+  summary.mini_debuginfo = !no_mini_debuginfo;
   if (sum->parsed()) return readperf::cli::run_summary(summary);
   csv.buildid_dir = buildid_dir;
+  csv.mini_debuginfo = !no_mini_debuginfo;
   if (csv_cmd->parsed()) return readperf::cli::run_csv(csv);
   if (conv_cmd->parsed()) return readperf::cli::run_convert(conv);
   flame.buildid_dir = buildid_dir;
+  flame.mini_debuginfo = !no_mini_debuginfo;
   if (flame_cmd->parsed()) return readperf::cli::run_flamegraph_command(flame);
   return 2;
 }

@@ -18,6 +18,7 @@ struct ReportOptions {
 
   // The histogram report (builtin-report.c options).
   std::string buildid_dir;                // the global --buildid-dir
+  bool mini_debuginfo = true;  // the global --no-minidebuginfo turns it off
   std::optional<bool> children;           // --children / --no-children; unset: perf's default
   std::string sort;                       // -s/--sort; empty: perf's default
   std::optional<float> percent_limit;     // --percent-limit

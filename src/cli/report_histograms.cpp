@@ -199,6 +199,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.filters.symbols = split_list(opts.symbols);
   setup.symbols = SymbolConfig::from_environment();
   if (!opts.buildid_dir.empty()) setup.symbols.buildid_dir = opts.buildid_dir;
+  setup.symbols.mini_debuginfo = opts.mini_debuginfo;
   if (!opts.kallsyms.empty()) setup.symbols.kallsyms = opts.kallsyms;
   setup.symbols.symfs = opts.symfs;
   setup.symbols.inline_names = opts.inline_names;

@@ -81,6 +81,7 @@ int run_script(const ScriptOptions& o) {
   cfg.verbose = o.verbose;
   cfg.symbols = SymbolConfig::from_environment();
   if (!o.buildid_dir.empty()) cfg.symbols.buildid_dir = o.buildid_dir;
+  cfg.symbols.mini_debuginfo = o.mini_debuginfo;
   cfg.symbols.symfs = o.symfs;
   cfg.symbols.kallsyms = o.kallsyms;
   cfg.symbols.demangle = !o.no_demangle;

@@ -13,6 +13,7 @@ namespace readperf::cli {
 struct ScriptOptions {
   std::string input = "perf.data";
   std::string buildid_dir;   // the global --buildid-dir
+  bool mini_debuginfo = true;  // the global --no-minidebuginfo turns it off
   bool inline_names = true;  // --inline / --no-inline (the later wins; main.cpp)
   std::vector<std::string> fields;
   bool hide_call_graph = false;

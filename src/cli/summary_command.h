@@ -15,6 +15,7 @@ namespace readperf::cli {
 struct SummaryOptions {
   std::string input = "perf.data";
   std::string buildid_dir;  // the global --buildid-dir
+  bool mini_debuginfo = true;  // the global --no-minidebuginfo turns it off
   std::string symfs, kallsyms;
   bool no_demangle = false;
   size_t limit = 50;

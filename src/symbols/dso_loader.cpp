@@ -10,6 +10,7 @@
 
 #include "elf_file.h"
 #include "elf_symbols_impl.h"
+#include "mini_debuginfo.h"
 #include "readperf/symbols/perf_map.h"
 
 namespace readperf {
@@ -211,19 +212,38 @@ DsoSymbols load_dso_symbols(const DsoRef& ref, const SymbolConfig& cfg) {
     if (syms_idx >= 0 && runtime_idx >= 0) break;
   }
   if (syms_idx < 0 && runtime_idx < 0) return out;
-  // No .symtab anywhere: the .dynsym has to do ("We'll have to hope for the best").
+  // No .symtab anywhere: the .dynsym has to do ("We'll have to hope for the best"), with the
+  // .symtab of the binary's MiniDebugInfo when it has one (which perf 6.1 does not read).
+  std::optional<ElfFile> mini;
   if (syms_idx < 0) {
     syms_idx = runtime_idx;
     out.origin = runtime_type;
+    if (cfg.mini_debuginfo) {
+      const ElfFile& binary = kept[static_cast<size_t>(runtime_idx)];
+      Result<std::optional<ElfFile>> m = read_mini_debuginfo(binary);
+      LoadAttempt& a = out.attempts.emplace_back();
+      a.type = runtime_type;
+      a.path = binary.path() + "[.gnu_debugdata]";
+      if (!m) {
+        a.outcome = m.error().message();
+      } else if (!*m) {
+        a.outcome = "no file of this kind";
+      } else if (!(*m)->has_symtab()) {
+        a.outcome = "unused";
+      } else {
+        a.outcome = "symtab";
+        mini = std::move(**m);
+      }
+    }
   }
   if (runtime_idx < 0) runtime_idx = syms_idx;
-  const ElfFile& syms = kept[static_cast<size_t>(syms_idx)];
   const ElfFile& runtime = kept[static_cast<size_t>(runtime_idx)];
+  const ElfFile& syms = mini ? *mini : kept[static_cast<size_t>(syms_idx)];
   out.symtab_path = syms.path();
   out.runtime_path = runtime.path();
   ElfLoadOptions opts;
   opts.demangle = cfg.demangle;
-  Result<SymbolTable> t = load_elf_symbols(syms, runtime, opts);
+  Result<SymbolTable> t = load_elf_symbols(syms, runtime, opts, mini ? &runtime : nullptr);
   if (t) {
     out.table = std::move(*t);
   } else {

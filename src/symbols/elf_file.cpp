@@ -29,18 +29,33 @@ Result<ElfFile> ElfFile::open(const std::string& path) {
   f.path_ = path;
   f.fd_ = fd;
   f.elf_ = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
-  if (f.elf_ == nullptr || elf_kind(f.elf_) != ELF_K_ELF) {
-    return make_error(fmt::format("{}: not an ELF file", path));
+  RETURN_IF_ERROR(f.init());
+  return f;
+}
+
+Result<ElfFile> ElfFile::from_memory(const std::string& name, std::vector<char> image) {
+  if (!init_libelf()) return make_error("libelf: version mismatch");
+  ElfFile f;
+  f.path_ = name;
+  f.image_ = std::make_unique<std::vector<char>>(std::move(image));
+  f.elf_ = elf_memory(f.image_->data(), f.image_->size());
+  RETURN_IF_ERROR(f.init());
+  return f;
+}
+
+Status ElfFile::init() {
+  if (elf_ == nullptr || elf_kind(elf_) != ELF_K_ELF) {
+    return make_error(fmt::format("{}: not an ELF file", path_));
   }
-  if (gelf_getehdr(f.elf_, &f.ehdr_) == nullptr) {
-    return make_error(fmt::format("{}: cannot read the ELF header", path));
+  if (gelf_getehdr(elf_, &ehdr_) == nullptr) {
+    return make_error(fmt::format("{}: cannot read the ELF header", path_));
   }
   // symsrc__init(): a section only counts when its type is right too.
-  f.symtab_ = f.section(".symtab", &f.symshdr_);
-  if (f.symtab_ && f.symshdr_.sh_type != SHT_SYMTAB) f.symtab_ = nullptr;
-  f.dynsym_ = f.section(".dynsym", &f.dynshdr_, &f.dynsym_idx_);
-  if (f.dynsym_ && f.dynshdr_.sh_type != SHT_DYNSYM) f.dynsym_ = nullptr;
-  return f;
+  symtab_ = section(".symtab", &symshdr_);
+  if (symtab_ && symshdr_.sh_type != SHT_SYMTAB) symtab_ = nullptr;
+  dynsym_ = section(".dynsym", &dynshdr_, &dynsym_idx_);
+  if (dynsym_ && dynshdr_.sh_type != SHT_DYNSYM) dynsym_ = nullptr;
+  return {};
 }
 
 ElfFile::ElfFile(ElfFile&& o) noexcept { *this = std::move(o); }
@@ -50,6 +65,7 @@ ElfFile& ElfFile::operator=(ElfFile&& o) noexcept {
     reset();
     path_ = std::move(o.path_);
     fd_ = std::exchange(o.fd_, -1);
+    image_ = std::move(o.image_);
     elf_ = std::exchange(o.elf_, nullptr);
     ehdr_ = o.ehdr_;
     symtab_ = std::exchange(o.symtab_, nullptr);
@@ -66,6 +82,7 @@ ElfFile::~ElfFile() { reset(); }
 void ElfFile::reset() {
   if (elf_) elf_end(elf_);
   if (fd_ >= 0) ::close(fd_);
+  image_.reset();
   elf_ = nullptr;
   fd_ = -1;
 }

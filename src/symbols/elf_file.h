@@ -5,8 +5,10 @@
 #include <gelf.h>
 #include <libelf.h>
 
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "readperf/format/error.h"
 #include "readperf/symbols/build_id.h"
@@ -17,6 +19,8 @@ class ElfFile {
  public:
   // Fails on a missing file or one that is not ELF.
   static Result<ElfFile> open(const std::string& path);
+  // An ELF image held in memory (a decompressed .gnu_debugdata); `name` is for messages.
+  static Result<ElfFile> from_memory(const std::string& name, std::vector<char> image);
   ElfFile(ElfFile&& o) noexcept;
   ElfFile& operator=(ElfFile&& o) noexcept;
   ElfFile(const ElfFile&) = delete;
@@ -51,9 +55,12 @@ class ElfFile {
 
  private:
   ElfFile() = default;
+  // Reads the header and notes the symbol tables, once elf_ is set.
+  Status init();
   void reset();
   std::string path_;
   int fd_ = -1;
+  std::unique_ptr<std::vector<char>> image_;  // from_memory()'s bytes, which elf_ reads
   Elf* elf_ = nullptr;
   GElf_Ehdr ehdr_{};
   Elf_Scn* symtab_ = nullptr;

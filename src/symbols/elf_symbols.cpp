@@ -65,7 +65,9 @@ class ElfSymbolLoader {
 
   // One dso__load_sym_internal() pass over .symtab or .dynsym: the number of symbols added,
   // or an error (perf then keeps what it added but skips the fix-ups and the PLT).
-  Result<size_t> load_pass(bool dynsym);
+  // `from` is the file whose table is read: syms_, or the runtime file for the .dynsym pass
+  // after a MiniDebugInfo .symtab.
+  Result<size_t> load_pass(const ElfFile& from, bool dynsym);
   // dso__synthesize_plt_symbols(): "name@plt" for each .rela.plt/.rel.plt entry.
   void synthesize_plt();
 
@@ -92,18 +94,18 @@ void ElfSymbolLoader::add(uint64_t start, uint64_t size, uint8_t bind, uint8_t t
   builder_.add(start, size, bind, type, name);
 }
 
-Result<size_t> ElfSymbolLoader::load_pass(bool dynsym) {
+Result<size_t> ElfSymbolLoader::load_pass(const ElfFile& from, bool dynsym) {
   GElf_Shdr shdr;
-  Elf_Scn* sec = dynsym ? syms_.dynsym(&shdr) : syms_.symtab(&shdr);
-  Elf* elf = syms_.elf();
+  Elf_Scn* sec = dynsym ? from.dynsym(&shdr) : from.symtab(&shdr);
+  Elf* elf = from.elf();
   const char* what = dynsym ? ".dynsym" : ".symtab";
   Elf_Data* data = elf_getdata(sec, nullptr);
   Elf_Scn* strsec = elf_getscn(elf, shdr.sh_link);
   Elf_Data* strs = strsec ? elf_getdata(strsec, nullptr) : nullptr;
   if (!data || !strs || shdr.sh_entsize == 0) {
-    return make_error(fmt::format("{}: unreadable {}", syms_.path(), what));
+    return make_error(fmt::format("{}: unreadable {}", from.path(), what));
   }
-  uint16_t machine = syms_.ehdr().e_machine;
+  uint16_t machine = from.ehdr().e_machine;
   size_t nr_syms = shdr.sh_size / shdr.sh_entsize;
   size_t nr = 0;
   for (size_t idx = 0; idx < nr_syms; ++idx) {
@@ -122,19 +124,19 @@ Result<size_t> ElfSymbolLoader::load_pass(bool dynsym) {
     Elf_Scn* ssec = elf_getscn(elf, sym.st_shndx);
     if (!ssec) {
       return make_error(fmt::format("{}: {} symbol {} names section {}, which does not exist",
-                                    syms_.path(), what, name, sym.st_shndx));
+                                    from.path(), what, name, sym.st_shndx));
     }
     GElf_Shdr sh;
     gelf_getshdr(ssec, &sh);
     // Sections that are not loaded (.gnu.warning.*) hold no code.
     if (!(sh.sh_flags & SHF_ALLOC)) continue;
-    const ElfFile* sec_owner = &syms_;
+    const ElfFile* sec_owner = &from;
     // A debug file's NOBITS sections have no meaningful sh_offset: take the header of the
     // same section in the binary that ran.
     if (sh.sh_type == SHT_NOBITS) {
       Elf_Scn* rsec = elf_getscn(runtime_.elf(), sym.st_shndx);
       if (!rsec) {
-        return make_error(fmt::format("{}: section {} of {} missing from {}", syms_.path(),
+        return make_error(fmt::format("{}: section {} of {} missing from {}", from.path(),
                                       sym.st_shndx, name, runtime_.path()));
       }
       gelf_getshdr(rsec, &sh);
@@ -238,21 +240,22 @@ void ElfSymbolLoader::synthesize_plt() {
 }  // namespace
 
 Result<SymbolTable> load_elf_symbols(const ElfFile& syms, const ElfFile& runtime,
-                                     const ElfLoadOptions& options) {
+                                     const ElfLoadOptions& options, const ElfFile* dynsym_from) {
   ElfSymbolLoader loader(syms, runtime, options);
   size_t nr = 0;
   bool failed = false;
   // dso__load_sym(): .symtab, then .dynsym too; a file with neither is read through .dynsym
   // of the runtime file by the caller picking it as `syms`.
   if (syms.has_symtab()) {
-    Result<size_t> n = loader.load_pass(false);
+    Result<size_t> n = loader.load_pass(syms, false);
     if (n)
       nr += *n;
     else
       failed = true;
   }
-  if (!failed && syms.has_dynsym()) {
-    Result<size_t> n = loader.load_pass(true);
+  const ElfFile& dyn = dynsym_from ? *dynsym_from : syms;
+  if (!failed && dyn.has_dynsym()) {
+    Result<size_t> n = loader.load_pass(dyn, true);
     if (n)
       nr += *n;
     else

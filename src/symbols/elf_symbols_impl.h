@@ -8,8 +8,10 @@
 namespace readperf {
 
 // symbol.c dso__load() after the search: dso__load_sym() on `syms` (with `runtime`), then, if
-// that found any symbol, the PLT entries of `runtime`.
+// that found any symbol, the PLT entries of `runtime`. With `dynsym_from`, the .dynsym pass
+// reads that file instead of `syms` (a MiniDebugInfo .symtab, then the binary's .dynsym).
 Result<SymbolTable> load_elf_symbols(const ElfFile& syms, const ElfFile& runtime,
-                                     const ElfLoadOptions& options);
+                                     const ElfLoadOptions& options,
+                                     const ElfFile* dynsym_from = nullptr);
 
 }  // namespace readperf
