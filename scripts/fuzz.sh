@@ -36,8 +36,10 @@ for t in "${targets[@]}"; do
   mkdir -p "$work/$t"
   cp fuzz/corpus/"$t"/* "$work/$t/" 2>/dev/null || true
   echo "fuzz: $t for ${seconds}s"
+  # Every saved input runs in milliseconds; 25 s catches a hang without failing on an input
+  # that merely waited for a loaded machine (seen at 10 s with builds running beside).
   if ! build-fuzz/fuzz/fuzz_"$t" -max_total_time="$seconds" -max_len="${max_len[$t]:-8192}" \
-      -timeout=10 -rss_limit_mb=2560 -print_final_stats=1 \
+      -timeout=25 -rss_limit_mb=2560 -print_final_stats=1 \
       -artifact_prefix="$artifacts/$t-" "$work/$t" >"$work/$t.log" 2>&1; then
     tail -n 60 "$work/$t.log"
     echo "fuzz: $t FAILED; the input is in $artifacts/"
