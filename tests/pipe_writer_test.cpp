@@ -266,12 +266,21 @@ TEST(PipeWriterTest, FiltersAndCompressionCombine) {
   const std::string in = InputOf("default");
   TempDir tmp;
   ConvertOptions pid = ToPipe(ConvertOptions::Endian::kBig), pid_file;
-  pid.pids = pid_file.pids = {12173};
+  pid.tids = pid_file.tids = {12173};
   auto st = Convert(in, tmp.file("pid"), pid);
   ASSERT_TRUE(st);
   EXPECT_GT(st->samples_dropped, 0u);
   ASSERT_TRUE(Convert(in, tmp.file("pid_file"), pid_file));
   EXPECT_EQ(ReadPath(tmp.file("pid_file")).sink.kernel, ReadPath(tmp.file("pid")).sink.kernel);
+  // SAMPLE_TIME says where the kept samples are, in the stream as in the file.
+  auto file_pd = PerfData::open(tmp.file("pid_file"));
+  auto pipe_pd = PerfData::open(tmp.file("pid"));
+  ASSERT_TRUE(file_pd && pipe_pd);
+  CollectingSink ignored;
+  ASSERT_TRUE((*pipe_pd)->process(ignored));
+  ASSERT_TRUE((*file_pd)->features().sample_time);
+  EXPECT_EQ((*file_pd)->features().sample_time->first, 380301789007ull);
+  EXPECT_EQ((*file_pd)->features().sample_time, (*pipe_pd)->features().sample_time);
 
   // Compressed: the COMPRESSED feature (which gives perf its decompression buffer) comes
   // before the first COMPRESSED record.

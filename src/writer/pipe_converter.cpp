@@ -17,6 +17,39 @@ namespace {
 // larger ones; they are left out here).
 constexpr size_t kMaxFeatureSection = 0xffff - 16;
 
+// Takes records and keeps nothing: the first pass that finds the kept samples' time range.
+class NullOutput : public RecordOutput {
+ public:
+  explicit NullOutput(ByteOrder order) : order_(order) {}
+  ByteOrder order() const override { return order_; }
+  Status write(Bytes) override { return {}; }
+
+ private:
+  ByteOrder order_;
+};
+
+// SAMPLE_TIME for the samples a filter keeps, as the file output writes it, found by reading
+// the input once more: the features go out before the data (nullopt: keep the input's).
+Result<std::optional<std::pair<uint64_t, uint64_t>>> filtered_sample_time(const PerfData& in,
+                                                                          const ConvertOptions& o) {
+  bool filtering =
+      !o.time.empty() || !o.pids.empty() || !o.tids.empty() || !o.cpus.empty() || !o.comms.empty();
+  if (!filtering || !in.features().sample_time || in.path() == "-") return std::nullopt;
+  ASSIGN_OR_RETURN(auto again, PerfData::open(in.path()));
+  ConvertOptions count = o;
+  count.compress_level.reset();
+  count.decompress = true;
+  count.strip_raw = false;
+  NullOutput null(again->order());
+  ConvertStats stats;
+  ConvertSink sink(*again, null, count, stats, /*pipe_out=*/true);
+  PerfData::ProcessOptions po;
+  po.ordered = false;
+  po.decode_samples = false;
+  RETURN_IF_ERROR(again->process(sink, po));
+  return sink.sample_time().value_or(std::make_pair(uint64_t{0}, uint64_t{0}));
+}
+
 Status write_file_header(PerfData& in, PipeWriter& w, const ConvertSink& sink,
                          const ConvertOptions& o,
                          const std::optional<std::vector<std::byte>>& compressed) {
@@ -35,6 +68,13 @@ Status write_file_header(PerfData& in, PipeWriter& w, const ConvertSink& sink,
     }
   }
   const Features& f = in.features();
+  ASSIGN_OR_RETURN(auto sample_time, filtered_sample_time(in, o));
+  if (sample_time) {
+    std::vector<std::byte>& st = feats[kFeatSampleTime];
+    st.clear();
+    put(st, w.order(), sample_time->first);
+    put(st, w.order(), sample_time->second);
+  }
   if (o.strip_raw && f.event_desc) {
     uint32_t attr_bytes = in.header().attr_size >= 16 + kAttrSizeVer0
                               ? static_cast<uint32_t>(in.header().attr_size - 16)
