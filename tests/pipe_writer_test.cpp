@@ -248,6 +248,13 @@ void CheckHeaderRecords(const std::string& name, ByteOrder order) {
   size_t build_ids = 0;
   for (; i < recs.size() && recs[i].type == kRecordHeaderBuildId; ++i) ++build_ids;
   EXPECT_EQ(build_ids, f.build_ids.size());
+  // EVENT_UPDATE NAME per named event, as perf record -o - sends them.
+  size_t names = 0, want_names = 0;
+  for (; i < recs.size() && recs[i].type == kRecordEventUpdate; ++i) ++names;
+  if (f.event_desc) {
+    for (const EventDesc& d : *f.event_desc) want_names += !d.name.empty();
+  }
+  EXPECT_EQ(names, want_names);
   // The data follows, without any more header records.
   for (; i < recs.size(); ++i) {
     EXPECT_NE(recs[i].type, kRecordHeaderAttr);

@@ -105,10 +105,15 @@ Status write_file_header(PerfData& in, PipeWriter& w, const ConvertSink& sink,
   // (perf_event__synthesize_extra_attr): perf names the first event of each type before it
   // reads EVENT_DESC, and only an EVENT_UPDATE renames it.
   if (f.event_desc) {
-    for (const EventDesc& d : *f.event_desc) {
-      if (!d.name.empty() && !d.ids.empty()) {
-        RETURN_IF_ERROR(w.write_event_name(d.ids[0], d.name));
-      }
+    const auto& desc = *f.event_desc;
+    for (size_t i = 0; i < desc.size(); ++i) {
+      // EVENT_DESC lists the events in evlist order; files before perf 4.x leave its ids out.
+      uint64_t id = !desc[i].ids.empty()                                    ? desc[i].ids[0]
+                    : i < in.events().size() && !in.events()[i].ids.empty() ? in.events()[i].ids[0]
+                                                                            : 0;
+      // evlist__id2evsel() takes id 0 for the first event, right only when it is the only one.
+      if (desc[i].name.empty() || (id == 0 && in.events().size() != 1)) continue;
+      RETURN_IF_ERROR(w.write_event_name(id, desc[i].name));
     }
   }
   return {};
