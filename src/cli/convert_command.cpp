@@ -41,8 +41,12 @@ CLI::App* add_convert_command(CLI::App& app, ConvertCliOptions& o) {
   CLI::App* c = app.add_subcommand("convert", "write a recording again as a perf.data file");
   c->add_option("-i,--input", o.input, "input file, directory, or - for a pipe")
       ->capture_default_str();
-  c->add_option("-o,--output", o.output, "output file")->required();
-  c->add_flag("--to-file", o.to_file, "write a single file (from a pipe or a directory)");
+  c->add_option("-o,--output", o.output, "output file, or - for a pipe-mode stream on stdout")
+      ->required();
+  auto* to_file =
+      c->add_flag("--to-file", o.to_file, "write a single file (from a pipe or a directory)");
+  c->add_flag("--to-pipe", o.to_pipe, "write a pipe-mode stream (perf record -o -)")
+      ->excludes(to_file);
   c->add_flag("--decompress", o.decompress, "write PERF_RECORD_COMPRESSED contents plainly");
   c->add_option("--compress", o.compress, "zstd-compress the records (default level 1)")
       ->expected(0, 1)
@@ -66,6 +70,11 @@ int run_convert(const ConvertCliOptions& o) {
   co.decompress = o.decompress;
   co.compress_level = o.compress;
   co.strip_raw = o.strip_raw;
+  co.to_pipe = o.to_pipe || o.output == "-";
+  if (o.to_file && o.output == "-") {
+    fmt::print(stderr, "readperf: -o - writes a pipe-mode stream: --to-file needs a file name\n");
+    return 2;
+  }
   co.comms = split(o.comm);
   if (!to_ints(o.pid, co.pids) || !to_ints(o.tid, co.tids) || !to_ints(o.cpu, co.cpus)) {
     fmt::print(stderr, "readperf: --pid, --tid and --cpu take comma-separated numbers\n");
@@ -85,7 +94,8 @@ int run_convert(const ConvertCliOptions& o) {
     fmt::print(stderr, "readperf: {}\n", data.error().message());
     return 1;
   }
-  // The output is always a single file; --to-file says so explicitly for pipes and directories.
+  // The output is a single file unless --to-pipe or -o -; --to-file says so explicitly for
+  // pipes and directories.
   auto st = convert(**data, o.output, co);
   if (!st) {
     fmt::print(stderr, "readperf: {}\n", st.error().message());

@@ -1,5 +1,6 @@
 // `readperf convert`: writes a recording again as a perf.data file (perf inject-style):
-// merged, decompressed or compressed, byte-swapped, filtered.
+// merged, decompressed or compressed, byte-swapped, filtered; as a file or a pipe-mode stream
+// (--to-pipe, or -o - for standard output).
 #pragma once
 
 #include <optional>
@@ -16,6 +17,7 @@ struct ConvertCliOptions {
   std::string input = "perf.data";
   std::string output;
   bool to_file = false;
+  bool to_pipe = false;
   bool decompress = false;
   std::optional<int> compress;  // --compress[=LEVEL]
   std::string byte_order;       // big, little

@@ -7,6 +7,10 @@
 //   ConvertOptions o;
 //   o.byte_order = ConvertOptions::Endian::kBig;
 //   Result<ConvertStats> st = convert(**in, "perf.data.be", o);
+//
+// With `to_pipe` the output is a pipe-mode stream: a pipe input keeps its header records, a
+// file's attrs and features become HEADER_ATTR, HEADER_FEATURE, HEADER_TRACING_DATA and
+// HEADER_BUILD_ID records ahead of its data (see readperf/writer/pipe_writer.h).
 #pragma once
 
 #include <cstdint>
@@ -43,6 +47,9 @@ struct ConvertOptions {
   std::vector<std::string> comms;
   // Drop PERF_SAMPLE_RAW from every sample and attr.
   bool strip_raw = false;
+  // Write a pipe-mode stream (what `perf record -o -` writes) instead of a file; an output
+  // path of "-" (standard output) implies it.
+  bool to_pipe = false;
 };
 
 struct ConvertStats {

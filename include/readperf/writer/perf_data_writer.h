@@ -20,6 +20,7 @@
 #include "readperf/format/byte_cursor.h"
 #include "readperf/format/error.h"
 #include "readperf/format/event_attr.h"
+#include "readperf/writer/record_output.h"
 
 namespace readperf {
 
@@ -36,16 +37,16 @@ struct WriterOptions {
   uint64_t min_data_offset = 0;
 };
 
-class PerfDataWriter {
+class PerfDataWriter : public RecordOutput {
  public:
   static Result<std::unique_ptr<PerfDataWriter>> create(const std::string& path,
                                                         const WriterOptions& options);
-  ~PerfDataWriter();
+  ~PerfDataWriter() override;
 
-  ByteOrder order() const { return options_.order; }
+  ByteOrder order() const override { return options_.order; }
   Status begin(const std::vector<WriterEvent>& events);
   // Appends bytes to the data section (whole records, or the data following an AUXTRACE).
-  Status write(Bytes bytes);
+  Status write(Bytes bytes) override;
   // Offset in the file of the next byte write() puts down.
   uint64_t offset() const { return data_offset_ + data_size_; }
   uint64_t data_size() const { return data_size_; }
