@@ -136,6 +136,20 @@ TEST(PerfData, DeliversEveryRecordInPerfsOrder) {
             0);
 }
 
+// process() reads the records once: a second call returns at once with nothing (it used to
+// spin for ever on readers already done).
+TEST(PerfData, SecondProcessDeliversNothing) {
+  TempDir dir;
+  const std::string path = dir.Write("perf.data", Rich(ByteOrder::kNative).Build());
+  auto data = PerfData::open(path);
+  ASSERT_TRUE(data) << data.error().message();
+  CollectingSink first, second;
+  ASSERT_TRUE((*data)->process(first));
+  EXPECT_EQ(first.read_types.size(), 31u);
+  ASSERT_TRUE((*data)->process(second));
+  EXPECT_TRUE(second.read_types.empty());
+}
+
 // The key property: a file written by a machine of the other byte order reads the same.
 TEST(PerfData, SwappedFileReadsTheSameAsNative) {
   for (Mode mode : {Mode::kFile, Mode::kPipe}) {

@@ -612,7 +612,10 @@ Status PerfData::process_records(EventSink& sink, const ProcessOptions& options)
   }
 
   // File and directory: each reader in turn, 2 MB at a time (one reader for a file).
-  size_t active = im.readers.size();
+  // Readers left done by an earlier process() stay done: a second call delivers nothing
+  // (counting them as active would spin on them for ever).
+  size_t active = static_cast<size_t>(std::count_if(
+      im.readers.begin(), im.readers.end(), [](const DataReader& r) { return !r.done; }));
   size_t i = 0;
   while (active > 0) {
     DataReader& rd = im.readers[i];

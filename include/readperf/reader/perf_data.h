@@ -111,7 +111,8 @@ class PerfData {
   };
 
   // Reads every record once, feeding `sink`. Stops at the first error perf would stop at;
-  // the error names the file, the offset and the record.
+  // the error names the file, the offset and the record. The records are read once per
+  // PerfData: a second call delivers nothing (open the input again to re-read it).
   Status process(EventSink& sink) { return process(sink, ProcessOptions{}); }
   Status process(EventSink& sink, const ProcessOptions& options);
 
