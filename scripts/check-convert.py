@@ -51,6 +51,13 @@ KINDS = {
 }
 
 
+def drop_empty_events(text):
+    """perf report's output without the sections of events that show no sample."""
+    body = re.sub(rb"#\n#\n\Z", b"", text)  # what the tip left (perf_out drops its line)
+    parts = re.split(rb"(?m)^(?=# Samples: )", body)
+    return b"".join(p for p in parts if not p.startswith(b"# Samples: 0 "))
+
+
 def run(argv, cwd, stdin_path=None, timeout=300):
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
     try:
@@ -181,6 +188,13 @@ def main():
                     check(f"{case}/{name}/{kind} (against perf inject's pipe)", ok,
                           f"({len(want)} vs {len(got)} bytes)")
                     continue
+                if got != want and cmd[0] == "report" and extra and \
+                        drop_empty_events(got) == drop_empty_events(want):
+                    # A filter that drops every sample of an event: perf prints a "Samples: 0"
+                    # section for it on the original (its hists counted the samples before the
+                    # filter hid them), while the copy has none of them and perf skips the event.
+                    check(f"{case}/{name}/{kind} (events left without samples removed)", True)
+                    continue
                 if got != want and cmd == ["report", "-D"]:
                     ok = strip_offsets(got) == strip_offsets(want)
                     check(f"{case}/{name}/{kind} (offsets removed)", ok)
@@ -269,7 +283,17 @@ def main():
                         compare(name, out, [["script"]], extra=(opt, val))
                         # perf report's percentages are of every sample unless told
                         # relative: the filtered-out ones are gone from the copy.
-                        compare(name, out, [REPORT], extra=(opt, val, "--percentage", "relative"))
+                        # With --pid/--tid perf report hides a hist entry by the filter state
+                        # of the sample that created it (hists__findnew_entry): a filtered-out
+                        # thread's sample with the same comm,dso,sym makes the entry and the kept
+                        # thread's samples add to it, or the other way round, so its counts
+                        # differ from the samples it keeps (namespaces-cgroup, pid 12131:
+                        # set_originating_module 3 where `perf script --pid` shows 1). A sort
+                        # by thread first keeps the threads' entries apart.
+                        report = REPORT
+                        if name in ("pid", "tid"):
+                            report = REPORT[:-1] + ["pid," + REPORT[-1]]
+                        compare(name, out, [report], extra=(opt, val, "--percentage", "relative"))
                         if name == "pid":
                             out = convert("to-pipe-pid", ["--to-pipe", opt, val])
                             if out:
