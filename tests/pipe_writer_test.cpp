@@ -374,6 +374,32 @@ TEST(PipeWriterTest, BuilderFilesOfEitherOrder) {
   }
 }
 
+// A HEADER_FEATURE record's size is a u16: a larger section cannot go into a pipe. It is left
+// out with a warning, and the rest of the stream reads as before.
+TEST(PipeWriterTest, FeatureTooLargeForARecordIsLeftOutWithAWarning) {
+  EventAttr a = SampleAttr(kSampleIp | kSampleTid | kSampleTime | kSampleId);
+  PerfDataBuilder b;
+  b.AddAttr(a, {7});
+  b.AddStringFeature(kFeatHostname, "box").AddStringFeature(kFeatOsRelease, std::string(70000, 'x'));
+  b.AddComm(1, 1, "true", {.pid = 1, .tid = 1, .time = 10, .id = 7});
+  b.AddSample({.ip = 0x1000, .pid = 1, .tid = 1, .time = 20, .id = 7});
+  TempDir tmp;
+  std::string in = tmp.Write("in", b.Build());
+  auto st = Convert(in, tmp.file("p"), ToPipe());
+  ASSERT_TRUE(st) << st.error().message();
+  ASSERT_EQ(st->warnings.size(), 1u);
+  EXPECT_NE(st->warnings[0].find("does not fit in a pipe"), std::string::npos) << st->warnings[0];
+  ReadResult got = ReadPath(tmp.file("p"));
+  ASSERT_TRUE(got.ok) << got.error;
+  EXPECT_EQ(got.sink.kernel, ReadPath(in).sink.kernel);
+  auto pd = PerfData::open(tmp.file("p"));
+  ASSERT_TRUE(pd);
+  CollectingSink sink;
+  ASSERT_TRUE((*pd)->process(sink));
+  EXPECT_EQ((*pd)->features().hostname, "box");
+  EXPECT_FALSE((*pd)->features().os_release.has_value());
+}
+
 TEST(PipeWriterTest, StandardOutputIsAPipeOutput) {
   // "-" implies a stream even without to_pipe (the CLI's -o -): create() takes stdout.
   auto w = PipeWriter::create("-", ByteOrder::kNative);

@@ -101,6 +101,7 @@ int run_convert(const ConvertCliOptions& o) {
     fmt::print(stderr, "readperf: {}\n", st.error().message());
     return 1;
   }
+  for (const std::string& w : st->warnings) fmt::print(stderr, "readperf: warning: {}\n", w);
   if (o.verbose) {
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     fmt::print(stderr,

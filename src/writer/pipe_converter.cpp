@@ -52,7 +52,8 @@ Result<std::optional<std::pair<uint64_t, uint64_t>>> filtered_sample_time(const 
 
 Status write_file_header(PerfData& in, PipeWriter& w, const ConvertSink& sink,
                          const ConvertOptions& o,
-                         const std::optional<std::vector<std::byte>>& compressed) {
+                         const std::optional<std::vector<std::byte>>& compressed,
+                         std::vector<std::string>& warnings) {
   // perf_event__synthesize_attrs(): the attrs first, as features work on top of them.
   for (size_t i = 0; i < in.events().size(); ++i) {
     const Evsel& ev = in.events()[i];
@@ -84,7 +85,11 @@ Status write_file_header(PerfData& in, PipeWriter& w, const ConvertSink& sink,
   }
   for (const auto& [feat, section] : feats) {
     // An empty section is what perf's write failed to fill: it sends none.
-    if (!pipe_carries_feature(feat) || section.empty() || section.size() > kMaxFeatureSection) {
+    if (!pipe_carries_feature(feat) || section.empty()) continue;
+    if (section.size() > kMaxFeatureSection) {
+      warnings.push_back(fmt::format(
+          "feature {} ({} bytes) does not fit in a pipe's HEADER_FEATURE record: left out",
+          feat, section.size()));
       continue;
     }
     RETURN_IF_ERROR(w.write_feature(feat, section));
@@ -133,7 +138,7 @@ Result<ConvertStats> convert_to_pipe(PerfData& in, const std::string& out_path,
   if (in.kind() == ContainerKind::kPipe) {
     sink.set_compressed_feature(compressed);
   } else {
-    RETURN_IF_ERROR(write_file_header(in, *w, sink, options, compressed));
+    RETURN_IF_ERROR(write_file_header(in, *w, sink, options, compressed, stats.warnings));
   }
   PerfData::ProcessOptions po;
   po.ordered = false;

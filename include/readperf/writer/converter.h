@@ -57,6 +57,8 @@ struct ConvertStats {
   uint64_t records_out = 0;
   uint64_t samples_dropped = 0;
   uint64_t bytes_out = 0;
+  // What the output could not keep, for the user (a feature too large for a pipe record).
+  std::vector<std::string> warnings;
 };
 
 Result<ConvertStats> convert(PerfData& in, const std::string& out_path,
