@@ -29,9 +29,12 @@ bool in_list(const std::vector<std::string>& list, std::string_view s) {
 
 // What the histogram entries point into, kept alive with them.
 struct SessionState {
-  SessionState(const SymbolConfig& config, bool callchain)
+  SessionState(const SymbolConfig& config, bool callchain, bool caller_order)
       : symbols(config),
-        resolver(machine, symbols, ResolverOptions{callchain, kResolverMaxStack}) {}
+        resolver(machine, symbols,
+                 ResolverOptions{.callchain = callchain,
+                                 .max_stack = kResolverMaxStack,
+                                 .caller_order = caller_order}) {}
   Machine machine;
   SymbolCache symbols;
   Resolver resolver;  // owns the symbols it makes for KSYMBOL maps
@@ -43,7 +46,8 @@ class ReportSink : public EventSink {
       : pd_(pd),
         setup_(setup),
         state_(std::make_shared<SessionState>(setup.symbols,
-                                              setup.hist.use_callchain || setup.hist.children)),
+                                              setup.hist.use_callchain || setup.hist.children,
+                                              setup.hist.caller_order)),
         machine_(state_->machine),
         resolver_(state_->resolver),
         builder_(state_->machine, pd.order()) {

@@ -46,23 +46,27 @@ std::string_view Resolver::lookup_srcline(const Frame& f, bool chain, bool with_
 
   uint64_t objdump_addr = addr;
   const std::vector<InlineRecord>* recs = nullptr;
+  std::string path;  // the file addr2line reads
   // srcline.c dso__name(): the symbol source file, never a "[...]" name.
   const DsoSymbols* ds = f.dso->space == DsoSpace::kUser ? user_symbols(*f.map) : nullptr;
   if (ds) {
-    const std::string& path = ds->symtab_path.empty() ? f.dso->long_name : ds->symtab_path;
+    path = ds->symtab_path.empty() ? f.dso->long_name : ds->symtab_path;
     if (!path.empty() && path[0] != '[' && path.compare(0, 10, "/tmp/perf-") != 0) {
       // map__rip_2objdump(): executables' addresses are their ELF virtual addresses.
       const CfiFile* rt = ds->runtime_path.empty() ? nullptr : cfi_.get(ds->runtime_path);
       if (rt && rt->elf_type() != ET_DYN) objdump_addr = rt->offset_to_vaddr(addr);
-      recs = &inlines_.lookup(path, objdump_addr);
+      std::optional<EnclosingSymbol> enclosing;
+      if (f.sym) enclosing = EnclosingSymbol{f.sym->name, objdump_addr - (f.addr - f.sym->start)};
+      recs = &inlines_.lookup(path, objdump_addr, enclosing ? &*enclosing : nullptr);
     }
   }
   std::string_view out;
   if (recs && !recs->empty()) {
     out = intern_srcline(recs->front().srcline);
   } else if (f.sym && !chain && recs && !f.sym->name.ends_with("@plt")) {
-    // addr2line names the symbol table's function without a line: "??:0" (filename_split()).
-    out = intern_srcline("??:0");
+    // addr2line names the symbol table's function without a line: "FILE:0" (filename_split()
+    // of "FILE:?"), "??:0" without an STT_FILE.
+    out = intern_srcline(no_line_record(path, objdump_addr).front().srcline);
   } else if (f.sym && with_sym) {
     // __get_srcline() without an answer: "%s+%lu" of the symbol and the offset from it.
     out = intern_srcline(fmt::format("{}+{}", f.sym->name, addr - f.sym->start));
@@ -71,6 +75,19 @@ std::string_view Resolver::lookup_srcline(const Frame& f, bool chain, bool with_
   }
   srcline_memo_.emplace(key, out);
   return out;
+}
+
+const std::vector<InlineRecord>& Resolver::no_line_record(const std::string& path, uint64_t addr) {
+  std::string file = inlines_.symbol_source_file(path, addr);
+  auto [it, inserted] = no_line_records_.try_emplace(file);
+  if (inserted) {
+    // srcline.c srcline_from_fileline(): the base name.
+    std::string_view base = file;
+    if (size_t slash = base.rfind('/'); slash != std::string_view::npos)
+      base.remove_prefix(slash + 1);
+    it->second.push_back(InlineRecord{"", file, 0, std::string(base) + ":0"});
+  }
+  return it->second;
 }
 
 }  // namespace readperf

@@ -8,6 +8,7 @@
 
 #include "readperf/analysis/resolver.h"
 #include "readperf/format/perf_abi.h"
+#include "readperf/symbols/demangle.h"
 
 namespace readperf {
 
@@ -85,18 +86,42 @@ void Resolver::unwind_user(const Thread& t, const Sample& s) {
       std::memcpy(value, stack.data() + (addr - sp), 8);
       return true;
     }
+    // access_dso_mem() fails (-1) only without a map or DSO. A map whose bytes cannot be read
+    // (the rest of [stack], an anonymous map, past the file's end) makes it return 1, which
+    // access_mem() passes on with the value set to 0: libunwind takes any return >= 0 as
+    // success, so a stack copy cut short yields a return address of 0 (perf prints the frame
+    // as 0xffffffffffffffff, ??:0 for srcline).
     const Map* m = machine_.find_map(t, kMiscUser, addr, &level);
-    if (!m) return false;
+    if (!m || !m->dso) return false;
     const DsoSymbols* ds = user_symbols(*m);
-    if (!ds || ds->runtime_path.empty()) return false;
-    const CfiFile* file = cfi_.get(ds->runtime_path);
-    return file && file->read_word(m->map_ip(addr), value);
+    const CfiFile* file = ds && !ds->runtime_path.empty() ? cfi_.get(ds->runtime_path) : nullptr;
+    if (!file || !file->read_word(m->map_ip(addr), value)) *value = 0;
+    return true;
   };
   unwind_x86_64(regs, cb, options_.max_stack, unwound_);
-  // get_entries(): entries of ip 0 are skipped.
-  for (uint64_t ip : unwound_) {
-    if (ip) append_unwound(t, ip);
+  // get_entries(): entries of ip 0 are skipped. They are resolved in callchain order, root
+  // first for caller order: that is the order perf asks addr2line in, which decides some of
+  // its answers (InlineFrames::lookup()). The frames are kept leaf first all the same.
+  if (!options_.caller_order) {
+    for (uint64_t ip : unwound_) {
+      if (ip) append_unwound(t, ip);
+    }
+    return;
   }
+  const size_t first = result_.callchain.size();
+  group_ends_.clear();
+  for (auto it = unwound_.rbegin(); it != unwound_.rend(); ++it) {
+    if (*it) append_unwound(t, *it);
+    group_ends_.push_back(result_.callchain.size());
+  }
+  // Each ip's frames (innermost inline first) stay together; the groups go back leaf first.
+  reordered_.clear();
+  for (size_t g = group_ends_.size(); g-- > 0;) {
+    size_t begin = g == 0 ? first : group_ends_[g - 1];
+    reordered_.insert(reordered_.end(), result_.callchain.begin() + begin,
+                      result_.callchain.begin() + group_ends_[g]);
+  }
+  std::copy(reordered_.begin(), reordered_.end(), result_.callchain.begin() + first);
 }
 
 void Resolver::append_unwound(const Thread& t, uint64_t ip) {
@@ -110,11 +135,14 @@ void Resolver::append_unwound(const Thread& t, uint64_t ip) {
     uint64_t addr = f.addr;
     const CfiFile* rt = ds->runtime_path.empty() ? nullptr : cfi_.get(ds->runtime_path);
     if (rt && rt->elf_type() != ET_DYN) addr = rt->offset_to_vaddr(addr);
-    const std::vector<InlineRecord>* found = &inlines_.lookup(ds->symtab_path, addr);
+    const EnclosingSymbol enclosing{f.sym->name, addr - (f.addr - f.sym->start)};
+    const std::vector<InlineRecord>* found = &inlines_.lookup(ds->symtab_path, addr, &enclosing);
     // Where the line table has nothing but the symbol table names the function, addr2line
-    // answers "FUNCTION\n??:?", which srcline.c filename_split() takes as file "??", line 0
-    // (not for perf's own "@plt" symbols, which are in no symbol table addr2line reads).
-    if (found->empty() && !f.sym->name.ends_with("@plt")) found = &no_line_record_;
+    // answers "FUNCTION\nFILE:?", which srcline.c filename_split() takes as line 0 (not for
+    // perf's own "@plt" symbols, which are in no symbol table addr2line reads).
+    if (found->empty() && !f.sym->name.ends_with("@plt")) {
+      found = &no_line_record(ds->symtab_path, addr);
+    }
     const std::vector<InlineRecord>& recs = *found;
     if (!recs.empty()) {
       std::vector<Symbol>& syms = inline_syms_[&recs];
@@ -123,8 +151,15 @@ void Resolver::append_unwound(const Thread& t, uint64_t ip) {
         // the same range under the inlined function's name.
         for (const InlineRecord& r : recs) {
           Symbol is = *f.sym;
-          // addr2line names the symbol table's function where DWARF has none.
-          if (!r.function.empty()) is.name = r.function;
+          // addr2line names the symbol table's function where DWARF has none. The name is
+          // demangled as a symbol's is (new_inline_sym() calls dso__demangle_sym()), so an
+          // inlined copy named as its symbol is that symbol, not "(inlined)".
+          if (!r.function.empty()) {
+            std::optional<std::string> d;
+            if (symbols_.config().demangle) d = demangle_symbol(r.function);
+            is.name = d ? std::string_view(*inline_names_.insert(std::move(*d)).first)
+                        : std::string_view(r.function);
+          }
           is.inlined = is.name != f.sym->name;
           syms.push_back(is);
         }

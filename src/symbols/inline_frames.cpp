@@ -6,15 +6,30 @@
 #include <gelf.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <optional>
+#include <span>
 #include <string_view>
 
+#include "symtab_source_files.h"
+#include "unit_functions.h"
+
 namespace readperf {
+
+// binutils' naming state of one function (struct funcinfo: name, is_linkage).
+struct InlineFrames::Naming {
+  std::string name;
+  bool is_linkage = false;
+};
 
 struct InlineFrames::File {
   int fd = -1;
   Elf* elf = nullptr;
   Dwarf* dwarf = nullptr;
   std::unordered_map<uint64_t, std::vector<InlineRecord>> memo;
+  std::unordered_map<Dwarf_Off, std::unique_ptr<UnitFunctions>> units;
+  std::unordered_map<Dwarf_Off, Naming> naming;     // by DIE offset
+  std::unique_ptr<SymtabSourceFiles> symtab_files;  // built on first need
   ~File() {
     if (dwarf) dwarf_end(dwarf);
     if (elf) elf_end(elf);
@@ -71,19 +86,65 @@ InlineFrames::File* InlineFrames::file(const std::string& path) {
   return files_.emplace(path, std::move(f)).first->second.get();
 }
 
+std::string InlineFrames::symbol_source_file(const std::string& path, uint64_t vaddr) {
+  File* f = file(path);
+  if (!f->elf) return "??";
+  if (!f->symtab_files) f->symtab_files = std::make_unique<SymtabSourceFiles>(f->elf);
+  std::optional<std::string_view> name = f->symtab_files->file_for(vaddr);
+  return name ? std::string(*name) : std::string("??");
+}
+
 namespace {
 
 // binutils dwarf2.c takes DW_AT_linkage_name over DW_AT_name (both through the abstract
-// origin and specification), which is what `addr2line -f` prints.
-std::string function_name(Dwarf_Die* die) {
+// origin and specification), which is what `addr2line -f` prints. `is_linkage` tells whether
+// the name is one a symbol table would hold: a linkage name, or DW_AT_name in a language
+// whose names are not mangled (dwarf2.c non_mangled()).
+std::string function_name(Dwarf_Die* die, bool unmangled_language, bool* is_linkage) {
   Dwarf_Attribute attr;
   const char* name = nullptr;
   if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr)) name = dwarf_formstring(&attr);
   if (!name && dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr)) {
     name = dwarf_formstring(&attr);
   }
-  if (!name && dwarf_attr_integrate(die, DW_AT_name, &attr)) name = dwarf_formstring(&attr);
+  *is_linkage = name != nullptr;
+  if (!name && dwarf_attr_integrate(die, DW_AT_name, &attr)) {
+    name = dwarf_formstring(&attr);
+    *is_linkage = name && unmangled_language;
+  }
   return name ? name : "";
+}
+
+bool unmangled_language(Dwarf_Die* cu) {
+  switch (dwarf_srclang(cu)) {
+    case DW_LANG_C89:
+    case DW_LANG_C:
+    case DW_LANG_Ada83:
+    case DW_LANG_Cobol74:
+    case DW_LANG_Cobol85:
+    case DW_LANG_Fortran77:
+    case DW_LANG_Pascal83:
+    case DW_LANG_C99:
+    case DW_LANG_Ada95:
+    case DW_LANG_PLI:
+    case DW_LANG_UPC:
+    case DW_LANG_C11:
+    case DW_LANG_Mips_Assembler:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// binutils' arange.low of a function: the start of its first non-empty range.
+std::optional<uint64_t> first_range_start(Dwarf_Die* die) {
+  Dwarf_Addr base, lo, hi;
+  ptrdiff_t off = 0;
+  for (int guard = 0; guard < 4096 && (off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0;
+       ++guard) {
+    if (lo < hi) return lo;
+  }
+  return std::nullopt;
 }
 
 // The functions whose code holds `pc` below `parent`, outermost first: subprograms and the
@@ -151,7 +212,7 @@ void functions_at(Dwarf_Die* parent, Dwarf_Addr pc, int depth, std::vector<Dwarf
 // `s_sin-fma.c:201` rather than `s_sin.c:201` for code of s_sin.c included into s_sin-fma.c.
 // Null when that does not apply. gcc never sets the file to 1 at a sequence's start, so rows
 // before the first row of another file are taken as the default's.
-const char* default_file_name(Dwarf_Die* cu, Dwarf_Line* line) {
+const char* default_file_name(Dwarf_Die* cu, Dwarf_Line* line, UnitFunctions& unit) {
   Dwarf_Half version = 0;
   Dwarf_Die unused;
   if (!dwarf_cu_die(cu->cu, &unused, &version, nullptr, nullptr, nullptr, nullptr, nullptr) ||
@@ -164,14 +225,14 @@ const char* default_file_name(Dwarf_Die* cu, Dwarf_Line* line) {
   Dwarf_Lines* lines = nullptr;
   size_t n = 0;
   if (dwarf_getsrclines(cu, &lines, &n) != 0) return nullptr;
-  size_t at = n;
-  for (size_t i = 0; i < n; ++i) {
-    if (dwarf_onesrcline(lines, i) == line) {
-      at = i;
-      break;
-    }
+  if (!unit.line_index_built) {
+    unit.line_index_built = true;
+    unit.line_index.reserve(n);
+    for (size_t i = 0; i < n; ++i) unit.line_index.emplace(dwarf_onesrcline(lines, i), i);
   }
-  if (at == n) return nullptr;
+  auto found = unit.line_index.find(line);
+  if (found == unit.line_index.end()) return nullptr;
+  size_t at = found->second;
   for (size_t i = at; i-- > 0;) {
     Dwarf_Line* prev = dwarf_onesrcline(lines, i);
     bool end = false;
@@ -201,7 +262,8 @@ bool scan_units(Dwarf* dwarf, Dwarf_Addr pc, Dwarf_Die* out) {
 
 }  // namespace
 
-const std::vector<InlineRecord>& InlineFrames::lookup(const std::string& path, uint64_t vaddr) {
+const std::vector<InlineRecord>& InlineFrames::lookup(const std::string& path, uint64_t vaddr,
+                                                      const EnclosingSymbol* symbol) {
   File* f = file(path);
   auto [it, inserted] = f->memo.try_emplace(vaddr);
   std::vector<InlineRecord>& out = it->second;
@@ -209,6 +271,9 @@ const std::vector<InlineRecord>& InlineFrames::lookup(const std::string& path, u
 
   Dwarf_Die cu;
   if (!dwarf_addrdie(f->dwarf, vaddr, &cu) && !scan_units(f->dwarf, vaddr, &cu)) return out;
+  std::unique_ptr<UnitFunctions>& indexed = f->units[dwarf_dieoffset(&cu)];
+  if (!indexed) indexed = index_unit(&cu);
+  UnitFunctions& unit = *indexed;
   // The first record: the innermost function and the line table's line. srcline.c
   // filename_split() takes "??:0" as no answer.
   Dwarf_Line* line = dwarf_getsrc_die(&cu, vaddr);
@@ -219,19 +284,46 @@ const std::vector<InlineRecord>& InlineFrames::lookup(const std::string& path, u
     // function and ":?" (an empty file name, line 0).
     lineno = 0;
     src = "";
-  } else if (const char* primary = default_file_name(&cu, line)) {
+  } else if (const char* primary = default_file_name(&cu, line, unit)) {
     src = primary;
   }
 
   // The functions around the address, innermost first, up to the out-of-line one
   // (binutils' lookup_address_in_function_table() and its caller_func chain).
   std::vector<Dwarf_Die> nest;
-  functions_at(&cu, vaddr, 0, nest);
+  if (const UnitFunctions::Function* outer = outer_function_at(unit, vaddr)) {
+    Dwarf_Die best = outer->die;
+    if (!outer->is_block) nest.push_back(best);
+    functions_at(&best, vaddr, unit.scopes[outer->scope].depth + 1, nest);
+  }
   std::vector<Dwarf_Die*> funcs;  // innermost first
   for (auto i = nest.rbegin(); i != nest.rend(); ++i) funcs.push_back(&*i);
   // Without a DWARF function addr2line names the symbol table's: left empty for the caller.
-  out.push_back({funcs.empty() ? std::string() : function_name(funcs[0]), src,
-                 static_cast<uint32_t>(lineno)});
+  // binutils 2.40 _bfd_dwarf2_find_nearest_line_with_alt(): the innermost function's name,
+  // unless it is not a linkage name; then, the first time only, the symbol table's function
+  // holding the address, which also renames the function for good when it starts where the
+  // function does. addr2line runs for the whole report (one process per file), so a later
+  // answer, and the inliner names of every answer, depend on what was asked before: the
+  // lookups come here in perf's order and are kept, as perf keeps its answers.
+  std::string innermost;
+  const bool unmangled = unmangled_language(&cu);
+  auto naming = [&](Dwarf_Die* die) -> Naming& {
+    auto [it, inserted] = f->naming.try_emplace(dwarf_dieoffset(die));
+    if (inserted) it->second.name = function_name(die, unmangled, &it->second.is_linkage);
+    return it->second;
+  };
+  if (!funcs.empty()) {
+    Naming& n = naming(funcs[0]);
+    innermost = n.name;
+    if (!n.is_linkage) {
+      if (symbol) {
+        innermost = std::string(symbol->name);
+        if (first_range_start(funcs[0]) == symbol->start) n.name = innermost;
+      }
+      n.is_linkage = true;
+    }
+  }
+  out.push_back({innermost, src, static_cast<uint32_t>(lineno)});
   // Each inliner, at the call site of the function inlined into it.
   Dwarf_Files* files = nullptr;
   size_t nfiles = 0;
@@ -243,7 +335,7 @@ const std::vector<InlineRecord>& InlineFrames::lookup(const std::string& path, u
     if (dwarf_attr(funcs[i], DW_AT_call_file, &attr)) dwarf_formudata(&attr, &call_file);
     const char* cf =
         files && call_file < nfiles ? dwarf_filesrc(files, call_file, nullptr, nullptr) : nullptr;
-    out.push_back({function_name(funcs[i + 1]), cf ? cf : "??", static_cast<uint32_t>(call_line)});
+    out.push_back({naming(funcs[i + 1]).name, cf ? cf : "??", static_cast<uint32_t>(call_line)});
   }
   for (InlineRecord& r : out) {
     std::string_view f = r.file;

@@ -105,6 +105,9 @@ struct ResolverOptions {
   // Unwind the user stack copy of `--call-graph dwarf` samples (perf's
   // thread__resolve_callchain_unwind()), with inline frames for the unwound addresses.
   bool dwarf_unwind = true;
+  // callchain_param.order == ORDER_CALLER: unwound frames are resolved root first, as perf
+  // resolves them (the result stays leaf first).
+  bool caller_order = false;
 };
 
 // unwind-libunwind.c unwind__prepare_access(): perf 6.1 as Debian builds it unwinds x86_64
@@ -184,6 +187,10 @@ class Resolver {
   std::vector<std::byte> swapped_stack_;  // a byte-swapped file's stack copy, swapped back
   // The symbols of inline frames (srcline.c new_inline_sym()), per inline answer.
   std::unordered_map<const std::vector<InlineRecord>*, std::vector<Symbol>> inline_syms_;
+  std::unordered_set<std::string> inline_names_;
+  std::vector<size_t> group_ends_;  // unwind_user() scratch
+  std::vector<Frame>
+      reordered_;  // unwind_user() scratch  // demangled names inline_syms_ point into
   // resolver_srcline.cpp.
   struct SrclineKey {
     const Dso* dso;
@@ -197,7 +204,10 @@ class Resolver {
   std::string_view intern_srcline(std::string_view s);
   std::string_view lookup_srcline(const Frame& f, bool chain, bool with_sym);
   std::unordered_set<std::string> srclines_;
-  const std::vector<InlineRecord> no_line_record_{InlineRecord{"", "??", 0, "??:0"}};
+  // addr2line's answer where the line tables have nothing, by the file it names (see
+  // no_line_record()).
+  std::unordered_map<std::string, std::vector<InlineRecord>> no_line_records_;
+  const std::vector<InlineRecord>& no_line_record(const std::string& path, uint64_t addr);
   std::unordered_map<SrclineKey, std::string_view, SrclineKeyHash> srcline_memo_;
 };
 

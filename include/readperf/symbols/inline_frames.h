@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -23,6 +24,14 @@ struct InlineRecord {
   std::string srcline;
 };
 
+// The symbol-table function holding an address, as addr2line's own symbol lookup finds it
+// (binutils _bfd_elf_find_function()): its name as perf prints it, and its start (an ELF
+// virtual address, as the looked-up address is).
+struct EnclosingSymbol {
+  std::string_view name;
+  uint64_t start = 0;
+};
+
 class InlineFrames {
  public:
   InlineFrames();
@@ -33,10 +42,18 @@ class InlineFrames {
   // addr2line's records for ELF address `vaddr` of `path`, innermost first; empty when the
   // first record would be unknown ("??:0", which perf takes as no answer). Stable until the
   // object dies.
-  const std::vector<InlineRecord>& lookup(const std::string& path, uint64_t vaddr);
+  // `symbol` is the function addr2line's symbol lookup finds at the address, if any.
+  const std::vector<InlineRecord>& lookup(const std::string& path, uint64_t vaddr,
+                                          const EnclosingSymbol* symbol = nullptr);
+
+  // The file addr2line names for an address of `path` its line tables do not hold: the
+  // symbol table's STT_FILE for the function there, "??" without one (see
+  // symtab_source_files.h). As addr2line prints it, not its base name.
+  std::string symbol_source_file(const std::string& path, uint64_t vaddr);
 
  private:
   struct File;
+  struct Naming;
   File* file(const std::string& path);
   std::unordered_map<std::string, std::unique_ptr<File>> files_;
 };

@@ -1,0 +1,48 @@
+// The source file addr2line names for an address the DWARF line tables say nothing of: the
+// STT_FILE symbol before the symbol-table function holding it, as binutils 2.40
+// _bfd_elf_find_function() picks that function (better_fit()) and its file. perf 6.1 prints
+// it as "FILE:0" (srcline.c filename_split() of addr2line's "FILE:?"): "libc-start.o:0" for
+// __libc_start_call_main in a static binary.
+//
+//   SymtabSourceFiles files(elf);
+//   std::optional<std::string_view> f = files.file_for(vaddr);   // nullopt: addr2line's "??"
+#pragma once
+
+#include <libelf.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace readperf {
+
+class SymtabSourceFiles {
+ public:
+  // Reads .symtab, or .dynsym when there is none (addr2line's slurp_symtab()).
+  explicit SymtabSourceFiles(Elf* elf);
+
+  std::optional<std::string_view> file_for(uint64_t vaddr) const;
+
+ private:
+  struct Section {
+    uint64_t start, end;
+    size_t index;
+  };
+  struct Entry {
+    uint64_t value;
+    uint64_t size;   // maybe_function_sym(): st_size, or 1 for none
+    size_t section;  // st_shndx
+    int file;        // index in files_, -1 for none
+    bool is_file;    // an STT_FILE symbol (only `file` is meaningful)
+    bool is_function;
+    bool is_local;
+    bool is_notype;
+  };
+  std::vector<Section> sections_;
+  std::vector<Entry> symbols_;  // in symbol-table order
+  std::vector<std::string> files_;
+};
+
+}  // namespace readperf
