@@ -2,23 +2,10 @@
 
 #include <algorithm>
 
+#include "rb_order.h"
 #include "readperf/symbols/symbol_table.h"
 
 namespace readperf {
-
-namespace {
-
-uint64_t mix(uint64_t h) {
-  // splitmix64's finalizer: cheap and good enough for addresses that share high bits.
-  h ^= h >> 30;
-  h *= 0xbf58476d1ce4e5b9ull;
-  h ^= h >> 27;
-  h *= 0x94d049bb133111ebull;
-  h ^= h >> 31;
-  return h;
-}
-
-}  // namespace
 
 uint64_t name_hash(std::string_view s) {
   uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a
@@ -26,21 +13,17 @@ uint64_t name_hash(std::string_view s) {
   return h;
 }
 
-uint64_t ChainFrame::match_addr() const {
-  // Inline frames share their symbol's start: they are told apart by name.
-  if (sym && sym->inlined) return name_hash(sym->name);
-  return sym ? sym->start : ip;
-}
-
-int compare_chain_frames(const ChainFrame& a, const ChainFrame& b) {
-  // callchain.c match_chain(): "Compare inlined frames based on their symbol name because
-  // different inlined frames will have the same symbol start".
+int match_chain_frames(const ChainFrame& existing, const ChainFrame& incoming) {
+  const ChainFrame& a = existing;
+  const ChainFrame& b = incoming;
+  // "Compare inlined frames based on their symbol name because different inlined frames will
+  // have the same symbol start."
   if (a.sym && b.sym && (a.sym->inlined || b.sym->inlined)) {
     int c = a.sym->name.compare(b.sym->name);
     return c < 0 ? -1 : c > 0 ? 1 : 0;
   }
-  // Otherwise both with a symbol compare (dso, symbol start), else (dso, ip); perf's dso
-  // comparison is by pointer, which follows creation order.
+  // match_chain_dso_addresses(): perf's dso comparison is by pointer, which follows creation
+  // order.
   if (a.dso_order != b.dso_order) return a.dso_order < b.dso_order ? -1 : 1;
   uint64_t x = a.sym && b.sym ? a.sym->start : a.ip;
   uint64_t y = a.sym && b.sym ? b.sym->start : b.ip;
@@ -48,48 +31,52 @@ int compare_chain_frames(const ChainFrame& a, const ChainFrame& b) {
   return 0;
 }
 
-CallTree::CallTree() { table_.assign(1024, Slot{0, 0, 0, kNone, 0}); }
+CallTree::CallTree() = default;
 
 CallTree::NodeId CallTree::new_root() {
   nodes_.emplace_back();
   return static_cast<NodeId>(nodes_.size() - 1);
 }
 
-void CallTree::grow() {
-  std::vector<Slot> old = std::move(table_);
-  table_.assign(old.size() * 2, Slot{0, 0, 0, kNone, 0});
-  size_t mask = table_.size() - 1;
-  for (const Slot& s : old) {
-    if (s.node == kNone) continue;
-    size_t i = mix(s.addr ^ (uint64_t{s.parent} << 32) ^ static_cast<uint32_t>(s.dso_order) ^
-                   (uint64_t{s.has_sym} << 63)) &
-               mask;
-    while (table_[i].node != kNone) i = (i + 1) & mask;
-    table_[i] = s;
-  }
-}
+namespace {
+
+struct ChildLinks {
+  std::vector<CallTree::Node>& n;
+  uint32_t& left(uint32_t i) { return n[i].rb_left; }
+  uint32_t& right(uint32_t i) { return n[i].rb_right; }
+  uint32_t& parent(uint32_t i) { return n[i].rb_parent; }
+  bool& red(uint32_t i) { return n[i].rb_red; }
+};
+
+}  // namespace
 
 CallTree::NodeId CallTree::find_or_add(NodeId parent, const ChainFrame& f) {
-  uint64_t addr = f.match_addr();
-  uint32_t has_sym = f.sym ? (f.sym->inlined ? 2 : 1) : 0;
-  size_t mask = table_.size() - 1;
-  size_t i = mix(addr ^ (uint64_t{parent} << 32) ^ static_cast<uint32_t>(f.dso_order) ^
-                 (uint64_t{has_sym} << 63)) &
-             mask;
-  for (;; i = (i + 1) & mask) {
-    Slot& s = table_[i];
-    if (s.node == kNone) break;
-    if (s.addr == addr && s.parent == parent && s.dso_order == f.dso_order &&
-        s.has_sym == has_sym) {
-      return s.node;
-    }
+  // append_chain_children(): down the children's tree, left where the child's frame comes
+  // first (MATCH_LT), right otherwise, until one matches or the search falls off.
+  NodeId at = nodes_[parent].children_root;
+  NodeId under = kNone;
+  bool left = false;
+  while (at != kNone) {
+    int m = match_chain_frames(nodes_[at].frame, f);
+    if (m == 0) return at;
+    under = at;
+    left = m < 0;
+    at = left ? nodes_[at].rb_left : nodes_[at].rb_right;
   }
   NodeId id = static_cast<NodeId>(nodes_.size());
   Node& n = nodes_.emplace_back();
   n.frame = f;
   n.parent = parent;
-  table_[i] = Slot{addr, parent, f.dso_order, id, has_sym};
-  if (++used_ * 2 > table_.size()) grow();
+  n.rb_parent = under;
+  if (under == kNone) {
+    nodes_[parent].children_root = id;
+  } else if (left) {
+    nodes_[under].rb_left = id;
+  } else {
+    nodes_[under].rb_right = id;
+  }
+  ChildLinks links{nodes_};
+  rb_insert_fixup(links, nodes_[parent].children_root, id, kNone);
   return id;
 }
 
@@ -125,18 +112,29 @@ void CallTree::finish() {
 std::span<const CallTree::NodeId> CallTree::sorted_children(NodeId parent, uint64_t min_hit,
                                                             std::vector<NodeId>& out) const {
   out.clear();
-  for (NodeId c = nodes_[parent].first_child; c != kNone; c = nodes_[c].next_sibling) {
-    if (nodes_[c].cumul >= min_hit) out.push_back(c);
+  // sort_chain_graph_abs() walks the children's tree in order; rb_insert_callchain() puts an
+  // equal node after the ones already inserted.
+  NodeId at = nodes_[parent].children_root;
+  if (at != kNone) {
+    while (nodes_[at].rb_left != kNone) at = nodes_[at].rb_left;
   }
-  // rb_insert_callchain() puts an equal node after the ones already inserted, which come in
-  // the order of the children's rb-tree: frame keys descending (append_chain_children()
-  // sends a frame greater than a child's to its left).
-  std::stable_sort(out.begin(), out.end(), [this](NodeId a, NodeId b) {
-    const Node& x = nodes_[a];
-    const Node& y = nodes_[b];
-    if (x.cumul != y.cumul) return x.cumul > y.cumul;
-    return compare_chain_frames(x.frame, y.frame) > 0;
-  });
+  while (at != kNone) {
+    if (nodes_[at].cumul >= min_hit) out.push_back(at);
+    // The in-order successor.
+    if (nodes_[at].rb_right != kNone) {
+      at = nodes_[at].rb_right;
+      while (nodes_[at].rb_left != kNone) at = nodes_[at].rb_left;
+    } else {
+      NodeId from = at;
+      at = nodes_[at].rb_parent;
+      while (at != kNone && nodes_[at].rb_right == from) {
+        from = at;
+        at = nodes_[at].rb_parent;
+      }
+    }
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [this](NodeId a, NodeId b) { return nodes_[a].cumul > nodes_[b].cumul; });
   return out;
 }
 

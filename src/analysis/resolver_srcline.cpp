@@ -61,12 +61,15 @@ std::string_view Resolver::lookup_srcline(const Frame& f, bool chain, bool with_
     }
   }
   std::string_view out;
+  const std::vector<InlineRecord>* no_line = nullptr;
   if (recs && !recs->empty()) {
     out = intern_srcline(recs->front().srcline);
-  } else if (f.sym && !chain && recs && !f.sym->name.ends_with("@plt")) {
+  } else if (!chain && recs && !(f.sym && f.sym->name.ends_with("@plt")) &&
+             (no_line = no_line_record(path, objdump_addr))) {
     // addr2line names the symbol table's function without a line: "FILE:0" (filename_split()
-    // of "FILE:?"), "??:0" without an STT_FILE.
-    out = intern_srcline(no_line_record(path, objdump_addr).front().srcline);
+    // of "FILE:?"), "??:0" without an STT_FILE. It names one where perf has no symbol too:
+    // the nearest before the address.
+    out = intern_srcline(no_line->front().srcline);
   } else if (f.sym && with_sym) {
     // __get_srcline() without an answer: "%s+%lu" of the symbol and the offset from it.
     out = intern_srcline(fmt::format("{}+{}", f.sym->name, addr - f.sym->start));
@@ -77,8 +80,9 @@ std::string_view Resolver::lookup_srcline(const Frame& f, bool chain, bool with_
   return out;
 }
 
-const std::vector<InlineRecord>& Resolver::no_line_record(const std::string& path, uint64_t addr) {
-  std::string file = inlines_.symbol_source_file(path, addr);
+const std::vector<InlineRecord>* Resolver::no_line_record(const std::string& path, uint64_t addr) {
+  std::string file;
+  if (!inlines_.symbol_source_file(path, addr, &file)) return nullptr;
   auto [it, inserted] = no_line_records_.try_emplace(file);
   if (inserted) {
     // srcline.c srcline_from_fileline(): the base name.
@@ -87,7 +91,7 @@ const std::vector<InlineRecord>& Resolver::no_line_record(const std::string& pat
       base.remove_prefix(slash + 1);
     it->second.push_back(InlineRecord{"", file, 0, std::string(base) + ":0"});
   }
-  return it->second;
+  return &it->second;
 }
 
 }  // namespace readperf

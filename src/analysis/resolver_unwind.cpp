@@ -141,7 +141,9 @@ void Resolver::append_unwound(const Thread& t, uint64_t ip) {
     // answers "FUNCTION\nFILE:?", which srcline.c filename_split() takes as line 0 (not for
     // perf's own "@plt" symbols, which are in no symbol table addr2line reads).
     if (found->empty() && !f.sym->name.ends_with("@plt")) {
-      found = &no_line_record(ds->symtab_path, addr);
+      if (const std::vector<InlineRecord>* none = no_line_record(ds->symtab_path, addr)) {
+        found = none;
+      }
     }
     const std::vector<InlineRecord>& recs = *found;
     if (!recs.empty()) {

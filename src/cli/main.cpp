@@ -17,12 +17,14 @@
 #include "csv_command.h"
 #include "export_command.h"
 #include "flamegraph_command.h"
+#include "huge_pages.h"
 #include "report_command.h"
 #include "script_command.h"
 #include "stat_command.h"
 #include "summary_command.h"
 
 int main(int argc, char** argv) {
+  readperf::cli::reexec_with_huge_page_malloc(argv);
   CLI::App app{"readperf: reads perf.data recordings"};
   app.require_subcommand(1);
   std::string buildid_dir;

@@ -134,6 +134,11 @@ struct Cursor {
   uint64_t cfa = 0;  // also the frame's stack pointer: x86_64 Gregs.c reads RSP as the CFA
   uint64_t ip = 0;
   bool use_prev_instr = false;
+  // sigcontext_format != X86_64_SCF_NONE: whether the last FDE found (tdep_fetch_frame(), on
+  // the frame a step starts from) is a signal frame's ('S' augmentation). libunwind 1.6's
+  // unw_is_signal_frame() answers this, so after a step it speaks of the frame just left:
+  // perf decrements the ip of the frame returning into __restore_rt, and not the one after.
+  bool signal_frame = false;
 };
 
 // dwarf_get(): false when the location cannot be read (libunwind returns an error).
@@ -343,6 +348,7 @@ Step dwarf_step(Cursor& c, const UnwindCallbacks& cb) {
   std::unique_ptr<Dwarf_Frame, void (*)(void*)> owned(frame, free);
   bool signal = false;
   dwarf_frame_info(frame, nullptr, nullptr, &signal);
+  c.signal_frame = signal;
 
   const uint64_t prev_ip = c.ip, prev_cfa = c.cfa;
   Dwarf_Op* ops = nullptr;
@@ -406,13 +412,6 @@ bool read_code(uint64_t addr, const UnwindCallbacks& cb, uint64_t* w0, uint64_t*
   return addr + 16 > addr && cb.read_word(addr, w0) && cb.read_word(addr + 8, w1);
 }
 
-// x86_64 Gis_signal_frame.c: rip at "mov $0xf,%rax; syscall" (__restore_rt).
-bool is_signal_frame(uint64_t ip, const UnwindCallbacks& cb) {
-  uint64_t w0, w1;
-  if (!read_code(ip, cb, &w0, &w1)) return false;
-  return w0 == 0x0f0000000fc0c748ull && (w1 & 0xff) == 0x05;
-}
-
 // x86_64 Gstep.c is_plt_entry(): "jmpq *x(%rip); pushq $n; jmpq y".
 bool is_plt_entry(uint64_t ip, const UnwindCallbacks& cb) {
   uint64_t w0, w1;
@@ -433,7 +432,7 @@ bool unw_step(Cursor& c, const UnwindCallbacks& cb) {
   // "DWARF failed. There isn't much of a usable frame-chain on x86-64, but we do need to
   // handle two special-cases": signal trampolines and PLT stubs, else the frame pointer.
   const uint64_t prev_ip = c.ip, prev_cfa = c.cfa;
-  if (is_signal_frame(c.ip, cb)) {
+  if (c.signal_frame) {
     // x86_64_handle_signal_frame() is not modelled: a trampoline without CFI ends the walk.
     return false;
   } else if (is_plt_entry(c.ip, cb)) {
@@ -516,7 +515,7 @@ void unwind_x86_64(const UnwindRegs& regs, const UnwindCallbacks& cb, uint32_t m
   // max_stack bounds the walk as perf's ips[] array does.
   while (ips.size() < max_stack && unw_step(c, cb)) {
     // "Decrement the IP for any non-activation frames" (unw_is_signal_frame() <= 0).
-    ips.push_back(is_signal_frame(c.ip, cb) ? c.ip : c.ip - 1);
+    ips.push_back(c.signal_frame ? c.ip : c.ip - 1);
   }
 }
 

@@ -86,12 +86,14 @@ InlineFrames::File* InlineFrames::file(const std::string& path) {
   return files_.emplace(path, std::move(f)).first->second.get();
 }
 
-std::string InlineFrames::symbol_source_file(const std::string& path, uint64_t vaddr) {
-  File* f = file(path);
-  if (!f->elf) return "??";
+bool InlineFrames::symbol_source_file(const std::string& path, uint64_t vaddr, std::string* file) {
+  File* f = this->file(path);
+  if (!f->elf) return false;
   if (!f->symtab_files) f->symtab_files = std::make_unique<SymtabSourceFiles>(f->elf);
-  std::optional<std::string_view> name = f->symtab_files->file_for(vaddr);
-  return name ? std::string(*name) : std::string("??");
+  std::string_view name;
+  if (!f->symtab_files->find(vaddr, &name)) return false;
+  *file = name.empty() ? std::string("??") : std::string(name);
+  return true;
 }
 
 namespace {

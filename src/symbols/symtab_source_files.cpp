@@ -72,7 +72,8 @@ SymtabSourceFiles::SymtabSourceFiles(Elf* elf) {
   }
 }
 
-std::optional<std::string_view> SymtabSourceFiles::file_for(uint64_t vaddr) const {
+bool SymtabSourceFiles::find(uint64_t vaddr, std::string_view* file_name) const {
+  *file_name = {};
   const Section* sec = nullptr;
   for (const Section& s : sections_) {
     if (vaddr >= s.start && vaddr < s.end) {
@@ -80,7 +81,7 @@ std::optional<std::string_view> SymtabSourceFiles::file_for(uint64_t vaddr) cons
       break;
     }
   }
-  if (!sec) return std::nullopt;
+  if (!sec) return false;
   // _bfd_elf_find_function() over the table in order, with better_fit().
   enum { kNothingSeen, kSymbolSeen, kFileAfterSymbolSeen } state = kNothingSeen;
   const Entry* best = nullptr;
@@ -118,8 +119,9 @@ std::optional<std::string_view> SymtabSourceFiles::file_for(uint64_t vaddr) cons
     best_size = size;
     best_file = (file >= 0 && (e.is_local || state != kFileAfterSymbolSeen)) ? file : -1;
   }
-  if (!best || best_file < 0) return std::nullopt;
-  return std::string_view(files_[static_cast<size_t>(best_file)]);
+  if (!best) return false;
+  if (best_file >= 0) *file_name = files_[static_cast<size_t>(best_file)];
+  return true;
 }
 
 }  // namespace readperf

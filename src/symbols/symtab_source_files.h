@@ -5,7 +5,8 @@
 // __libc_start_call_main in a static binary.
 //
 //   SymtabSourceFiles files(elf);
-//   std::optional<std::string_view> f = files.file_for(vaddr);   // nullopt: addr2line's "??"
+//   std::string_view file;
+//   if (files.find(vaddr, &file)) ...   // a function; `file` empty where addr2line prints "??"
 #pragma once
 
 #include <libelf.h>
@@ -23,7 +24,10 @@ class SymtabSourceFiles {
   // Reads .symtab, or .dynsym when there is none (addr2line's slurp_symtab()).
   explicit SymtabSourceFiles(Elf* elf);
 
-  std::optional<std::string_view> file_for(uint64_t vaddr) const;
+  // Whether addr2line's symbol lookup finds a function for `vaddr`: the nearest symbol at or
+  // before it in its section, covering it or not (better_fit() takes the closest start). Sets
+  // `file` to that function's STT_FILE name, or empty without one.
+  bool find(uint64_t vaddr, std::string_view* file) const;
 
  private:
   struct Section {

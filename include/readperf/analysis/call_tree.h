@@ -2,11 +2,15 @@
 // every chain appended to an entry's root, frames matched by function (same DSO and symbol
 // start, or the same address when a frame has no symbol), periods counted where chains end.
 //
-// Storage is one trie per histogram with one node per frame, looked up by (parent, frame key)
-// in a flat hash table: appending a chain allocates nothing once its path exists. perf keeps
-// path-compressed nodes (a node holds a run of frames) and splits them as chains diverge;
-// the compressed form of a trie is unique, so it is derived when printing (compressed_end)
-// and the output is the same.
+// Storage is one trie per histogram with one node per frame; each node's children form a
+// red-black tree searched with perf's comparison (append_chain_children()), so a frame finds
+// the node perf's search finds even where that comparison is not an order (an inline frame
+// is compared by name, a real one by symbol start: "f (inlined)" may or may not meet "f").
+// Appending a chain allocates nothing once its path exists. perf keeps path-compressed nodes
+// (a node holds a run of frames) and splits them as chains diverge; a split keeps the node's
+// place in its parent's tree and adds the new branch after the old one, as the trie adds
+// children in order of arrival, and the compressed form of a trie is unique, so it is derived
+// when printing (compressed_end) and the output is the same.
 //
 //   CallTree tree;
 //   CallTree::NodeId root = tree.new_root();
@@ -35,9 +39,6 @@ struct ChainFrame {
   const Dso* dso = nullptr;     // matched by identity
   const Symbol* sym = nullptr;  // matched by start address
   int32_t dso_order = -1;       // perf compares dso pointers: creation order, -1 for none
-
-  // callchain.c match_chain() with CCKEY_FUNCTION: what makes two frames the same node.
-  uint64_t match_addr() const;
 };
 
 class CallTree {
@@ -55,6 +56,10 @@ class CallTree {
     uint64_t hit = 0;          // period of chains ending here (callchain_node.hit)
     uint64_t cumul = 0;        // hit plus every descendant's, set by finish()
     uint64_t cumul_count = 0;  // count likewise
+    // The red-black tree of this node's children, and this node's links in its parent's.
+    NodeId children_root = kNone;
+    NodeId rb_left = kNone, rb_right = kNone, rb_parent = kNone;
+    bool rb_red = true;
   };
 
   CallTree();
@@ -79,7 +84,7 @@ class CallTree {
 
   // The children perf prints below `parent` (callchain.c sort_chain_graph_abs() then
   // rb_insert_callchain()): those with cumulative hits >= min_hit, by cumulative hits, equal
-  // ones in perf's rb-tree order (frame keys descending). Fills and returns `out`.
+  // ones in the order of the children's tree. Fills and returns `out`.
   std::span<const NodeId> sorted_children(NodeId parent, uint64_t min_hit,
                                           std::vector<NodeId>& out) const;
   // The last node of the compressed node starting at `id`: perf keeps a run of frames in one
@@ -87,24 +92,16 @@ class CallTree {
   NodeId compressed_end(NodeId id) const;
 
  private:
-  struct Slot {
-    uint64_t addr;
-    NodeId parent;
-    int32_t dso_order;
-    NodeId node;  // kNone: empty
-    uint32_t has_sym;
-  };
   NodeId find_or_add(NodeId parent, const ChainFrame& f);
-  void grow();
 
   std::vector<Node> nodes_;
-  std::vector<Slot> table_;  // open addressing, power of two
-  size_t used_ = 0;
   bool finished_ = false;
 };
 
-// callchain.c match_chain_dso_addresses() order between two frames: by DSO, then by symbol
-// start when both have a symbol, else by address. Negative, zero or positive.
-int compare_chain_frames(const ChainFrame& a, const ChainFrame& b);
+// callchain.c match_chain() with CCKEY_FUNCTION between a node's frame and a new one: by name
+// when both have a symbol and either is an inline frame's, else by DSO then symbol start when
+// both have a symbol, else by DSO then address. Negative (MATCH_LT: `existing` first),
+// zero or positive.
+int match_chain_frames(const ChainFrame& existing, const ChainFrame& incoming);
 
 }  // namespace readperf

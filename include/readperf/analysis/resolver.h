@@ -204,10 +204,10 @@ class Resolver {
   std::string_view intern_srcline(std::string_view s);
   std::string_view lookup_srcline(const Frame& f, bool chain, bool with_sym);
   std::unordered_set<std::string> srclines_;
-  // addr2line's answer where the line tables have nothing, by the file it names (see
-  // no_line_record()).
+  // addr2line's answer where the line tables have nothing: "FUNCTION\nFILE:?" when its symbol
+  // table has a function there, kept by the file it names; null when it answers nothing.
   std::unordered_map<std::string, std::vector<InlineRecord>> no_line_records_;
-  const std::vector<InlineRecord>& no_line_record(const std::string& path, uint64_t addr);
+  const std::vector<InlineRecord>* no_line_record(const std::string& path, uint64_t addr);
   std::unordered_map<SrclineKey, std::string_view, SrclineKeyHash> srcline_memo_;
 };
 

@@ -46,10 +46,11 @@ class InlineFrames {
   const std::vector<InlineRecord>& lookup(const std::string& path, uint64_t vaddr,
                                           const EnclosingSymbol* symbol = nullptr);
 
-  // The file addr2line names for an address of `path` its line tables do not hold: the
-  // symbol table's STT_FILE for the function there, "??" without one (see
-  // symtab_source_files.h). As addr2line prints it, not its base name.
-  std::string symbol_source_file(const std::string& path, uint64_t vaddr);
+  // For an address of `path` its line tables do not hold: whether addr2line still answers,
+  // naming a function of the symbol table, and the file it then names (`file`: the STT_FILE
+  // for that function, "??" without one; see symtab_source_files.h), as printed, not its base
+  // name.
+  bool symbol_source_file(const std::string& path, uint64_t vaddr, std::string* file);
 
  private:
   struct File;

@@ -4,9 +4,11 @@
 // linkage name, so addr2line names them from the symbol table, once), a virtual function
 // inlined into itself, templates inlined into their callers, and recursion deeper than the
 // recorded stack copy (past the copy's end, in the [stack] mapping, perf's unwinder reads a
-// return address of 0).
+// return address of 0), and a signal handler (frames through __restore_rt, whose CFI marks it
+// a signal frame: libunwind decrements the ip returning into it and not the one after).
 #include <algorithm>
 #include <cstdio>
+#include <csignal>
 #include <cstdlib>
 #include <vector>
 
@@ -58,11 +60,20 @@ __attribute__((noinline)) double descend(const Shape& s, int depth) {
   return r + pad[0];
 }
 
+volatile double handled;
+
+extern "C" void on_signal(int) {
+  Square sq(2.5);
+  const Shape& shape = sq;
+  for (int i = 0; i < 20; ++i) handled = handled + shallow(shape);
+}
+
 int main(int argc, char** argv) {
   int rounds = argc > 1 ? std::atoi(argv[1]) : 200;
   Square sq(1.5);
   const Shape& shape = sq;
   Sorter sorter{std::vector<unsigned>(20000)};
+  std::signal(SIGUSR1, on_signal);
   double total = 0;
   unsigned long median = 0;
   for (int r = 0; r < rounds; ++r) {
@@ -70,6 +81,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 40; ++i) total += deep(shape, 6 + (i % 20));
     for (int i = 0; i < 40; ++i) total += descend(shape, 10 + (i % 20));
     median += sorter.run(static_cast<unsigned>(r));
+    std::raise(SIGUSR1);
   }
   std::printf("%f %lu\n", total, median);
   return 0;
