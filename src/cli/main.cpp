@@ -17,7 +17,7 @@
 #include "csv_command.h"
 #include "export_command.h"
 #include "flamegraph_command.h"
-#include "huge_pages.h"
+#include "process_setup.h"
 #include "report_command.h"
 #include "script_command.h"
 #include "stat_command.h"
@@ -25,6 +25,7 @@
 
 int main(int argc, char** argv) {
   readperf::cli::reexec_with_huge_page_malloc(argv);
+  readperf::cli::widen_output_pipe();
   CLI::App app{"readperf: reads perf.data recordings"};
   app.require_subcommand(1);
   std::string buildid_dir;

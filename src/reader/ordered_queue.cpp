@@ -41,16 +41,47 @@ Bytes OrderedQueue::store(Bytes bytes, uint32_t* chunk) {
   return {dst, bytes.size()};
 }
 
+void OrderedQueue::free_chunk(uint32_t chunk) {
+  Chunk& c = chunks_[chunk];
+  c.used = 0;
+  (c.is_block ? free_blocks_ : free_chunks_).push_back(chunk);
+}
+
 void OrderedQueue::release(uint32_t chunk) {
   if (chunk == kNoChunk) return;
   Chunk& c = chunks_[chunk];
-  if (--c.live == 0 && chunk != current_chunk_) {
-    c.used = 0;
-    free_chunks_.push_back(chunk);
-  }
+  if (--c.live == 0 && chunk != current_chunk_ && !c.held) free_chunk(chunk);
 }
 
-bool OrderedQueue::push(uint64_t timestamp, const RecordView& r, bool copy) {
+uint32_t OrderedQueue::acquire_block(size_t size) {
+  uint32_t id = kNoChunk;
+  for (size_t i = free_blocks_.size(); i-- > 0;) {
+    if (chunks_[free_blocks_[i]].capacity >= size) {
+      id = free_blocks_[i];
+      free_blocks_.erase(free_blocks_.begin() + static_cast<ptrdiff_t>(i));
+      break;
+    }
+  }
+  if (id == kNoChunk) {
+    id = static_cast<uint32_t>(chunks_.size());
+    Chunk& c = chunks_.emplace_back();
+    c.data.reset(new std::byte[size]);
+    c.capacity = size;
+    c.is_block = true;
+  }
+  Chunk& c = chunks_[id];
+  c.live = 0;
+  c.held = true;
+  return id;
+}
+
+void OrderedQueue::retire_block(uint32_t block) {
+  Chunk& c = chunks_[block];
+  c.held = false;
+  if (c.live == 0) free_chunk(block);
+}
+
+bool OrderedQueue::push(uint64_t timestamp, const RecordView& r, bool copy, uint32_t block) {
   if (timestamp == 0 || timestamp == ~0ull) return false;
   if (timestamp < last_flush_) ++nr_unordered_;
   // ordered-events.c queue_event(): the largest time is updated only when the record goes
@@ -60,7 +91,12 @@ bool OrderedQueue::push(uint64_t timestamp, const RecordView& r, bool copy) {
     queue_max_ = timestamp;
   }
   Entry e{timestamp, r, kNoChunk};
-  if (copy) e.record.bytes = store(r.bytes, &e.chunk);
+  if (copy) {
+    e.record.bytes = store(r.bytes, &e.chunk);
+  } else if (block != kNoBlock) {
+    e.chunk = block;
+    ++chunks_[block].live;
+  }
   incoming_.push_back(e);
   return true;
 }
@@ -72,18 +108,19 @@ void OrderedQueue::flush_to(uint64_t limit, const Deliver& deliver) {
     if (!std::is_sorted(incoming_.begin(), incoming_.end(), earlier)) {
       std::stable_sort(incoming_.begin(), incoming_.end(), earlier);
     }
-    if (head_ == sorted_.size() || sorted_.back().timestamp <= incoming_.front().timestamp) {
-      if (head_ == sorted_.size()) {
-        sorted_.clear();
-        head_ = 0;
-      }
+    if (head_ == sorted_.size()) {
+      // Nothing left from before: the incoming run becomes the sorted one, without a copy.
+      sorted_.clear();
+      head_ = 0;
+      sorted_.swap(incoming_);
+    } else if (sorted_.back().timestamp <= incoming_.front().timestamp) {
       sorted_.insert(sorted_.end(), incoming_.begin(), incoming_.end());
     } else {
       // std::merge takes from the first run on ties: earlier arrivals stay first.
       merged_.clear();
       merged_.reserve(sorted_.size() - head_ + incoming_.size());
-      std::merge(sorted_.begin() + static_cast<ptrdiff_t>(head_), sorted_.end(),
-                 incoming_.begin(), incoming_.end(), std::back_inserter(merged_), earlier);
+      std::merge(sorted_.begin() + static_cast<ptrdiff_t>(head_), sorted_.end(), incoming_.begin(),
+                 incoming_.end(), std::back_inserter(merged_), earlier);
       sorted_.swap(merged_);
       head_ = 0;
     }

@@ -55,28 +55,44 @@ struct DataReader {
   MappedFile* file = nullptr;
   size_t released = 0;  // reader position at the last release
 
-  // Records of a mapped file are read through `window`, a reused buffer filled with pread()
-  // (MappedFile::read_at): data[win_pos, win_pos + win_len) is in it. The mapping serves only
-  // what is read once and large (AUX data); queued records are copies (transient).
-  std::vector<std::byte> window;
+  // Records of a mapped file are read through blocks of the ordered queue (acquire_block()),
+  // filled with pread() (MappedFile::read_at): data[win_pos, win_pos + win_len) is in `block`.
+  // Queued records point into their block, which the queue keeps until they are delivered:
+  // nothing is copied. The mapping serves only what is read once and large (AUX data).
+  OrderedQueue* queue = nullptr;
+  uint32_t block = OrderedQueue::kNoBlock;
   size_t win_pos = 0;
   size_t win_len = 0;
-  static constexpr size_t kWindowBytes = 256 * 1024;  // stays in L2: fastest in measurements
+  static constexpr size_t kBlockBytes = 256 * 1024;  // stays in L2: fastest in measurements
 
-  // data[pos, pos + n), n <= data.size() - pos: from the window (refilled as needed) when
-  // reading a file, else the bytes themselves. Valid until the next call.
-  Bytes view(size_t at, size_t n) {
-    if (!file) return data.subspan(at, n);
-    if (at < win_pos || at + n > win_pos + win_len) {
-      size_t want = std::max(kWindowBytes, n);
-      if (window.size() < want) window.resize(want);
-      size_t len = std::min<uint64_t>(window.size(), data.size() - at);
-      size_t got = file->read_at(base_offset + at, window.data(), len);
-      if (got < n) return data.subspan(at, n);  // a read error: the mapping has the bytes
+  // data[pos, pos + n), n <= data.size() - pos: from the current block (a new one as needed)
+  // when reading a file, else the bytes themselves. `in_block` is set to the block holding
+  // them, kNoBlock when they are not in one.
+  Bytes view(size_t at, size_t n, uint32_t* in_block = nullptr) {
+    if (in_block) *in_block = OrderedQueue::kNoBlock;
+    if (!file || !queue) return data.subspan(at, n);
+    if (block == OrderedQueue::kNoBlock || at < win_pos || at + n > win_pos + win_len) {
+      // Retired first: a block no queued record holds is the one filled again, which keeps
+      // the reading in one cache-warm buffer when records are not queued.
+      retire();
+      block = queue->acquire_block(std::max(kBlockBytes, n));
+      size_t len = std::min<uint64_t>(queue->block_capacity(block), data.size() - at);
+      size_t got = file->read_at(base_offset + at, queue->block_data(block), len);
+      if (got < n) {
+        retire();
+        return data.subspan(at, n);  // a read error: the mapping has the bytes
+      }
       win_pos = at;
       win_len = got;
     }
-    return Bytes(window.data() + (at - win_pos), n);
+    if (in_block) *in_block = block;
+    return Bytes(queue->block_data(block) + (at - win_pos), n);
+  }
+  // Lets the current block go (queued records still hold it).
+  void retire() {
+    if (block != OrderedQueue::kNoBlock) queue->retire_block(block);
+    block = OrderedQueue::kNoBlock;
+    win_len = 0;
   }
 };
 
@@ -93,7 +109,7 @@ struct PerfData::Impl {
   uint32_t current_source = 0;  // the data file being read, for error messages
 
   Status handle(PerfData& pd, const RecordView& r, bool transient, DataReader* reader,
-                uint64_t* skip);
+                uint64_t* skip, uint32_t block = OrderedQueue::kNoBlock);
   Status handle_user(PerfData& pd, const RecordView& r, DataReader* reader, uint64_t* skip);
   Status drain_decompressed(PerfData& pd, DataReader& reader, uint64_t file_offset);
   void deliver(PerfData& pd, const RecordView& r);
@@ -363,7 +379,7 @@ void PerfData::Impl::deliver(PerfData& pd, const RecordView& r) {
 }
 
 Status PerfData::Impl::handle(PerfData& pd, const RecordView& r, bool transient, DataReader* reader,
-                              uint64_t* skip) {
+                              uint64_t* skip, uint32_t block) {
   ++pd.stats_.records;
   *skip = 0;
   sink->on_read(r);
@@ -376,7 +392,7 @@ Status PerfData::Impl::handle(PerfData& pd, const RecordView& r, bool transient,
   if (options.ordered) {
     const Evsel* evsel = pd.events_.evsel_for_record(r, pd.order());
     uint64_t ts = evsel ? evsel->layout.timestamp(r, pd.order()) : ~0ull;
-    if (queue.push(ts, r, transient)) return {};
+    if (queue.push(ts, r, transient && block == OrderedQueue::kNoBlock, block)) return {};
   }
   deliver(pd, r);
   return {};
@@ -614,8 +630,9 @@ Status PerfData::process_records(EventSink& sink, const ProcessOptions& options)
   // File and directory: each reader in turn, 2 MB at a time (one reader for a file).
   // Readers left done by an earlier process() stay done: a second call delivers nothing
   // (counting them as active would spin on them for ever).
-  size_t active = static_cast<size_t>(std::count_if(
-      im.readers.begin(), im.readers.end(), [](const DataReader& r) { return !r.done; }));
+  size_t active = static_cast<size_t>(std::count_if(im.readers.begin(), im.readers.end(),
+                                                    [](const DataReader& r) { return !r.done; }));
+  for (DataReader& rd : im.readers) rd.queue = &im.queue;
   size_t i = 0;
   while (active > 0) {
     DataReader& rd = im.readers[i];
@@ -651,9 +668,10 @@ Status PerfData::process_records(EventSink& sink, const ProcessOptions& options)
           r, offset,
           fmt::format("runs past the end of the data ({:#x})", rd.base_offset + rd.data.size())));
     }
-    r.bytes = rd.view(rd.pos, r.size);
+    uint32_t block = OrderedQueue::kNoBlock;
+    r.bytes = rd.view(rd.pos, r.size, &block);
     uint64_t skip = 0;
-    RETURN_IF_ERROR(im.handle(*this, r, /*transient=*/rd.file != nullptr, &rd, &skip));
+    RETURN_IF_ERROR(im.handle(*this, r, /*transient=*/rd.file != nullptr, &rd, &skip, block));
     // r.size + skip may wrap (AUXTRACE's size is a u64 from the file): clamp to what is left.
     uint64_t left = rd.data.size() - rd.pos;
     uint64_t advance = skip > left - r.size ? left : r.size + skip;
@@ -674,6 +692,7 @@ Status PerfData::process_records(EventSink& sink, const ProcessOptions& options)
       i = (i + 1) % im.readers.size();
     }
   }
+  for (DataReader& rd : im.readers) rd.retire();
   im.queue.flush_all(deliver_fn);
   stats_.unordered = im.queue.unordered();
   return {};

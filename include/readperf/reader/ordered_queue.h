@@ -21,10 +21,22 @@ class OrderedQueue {
  public:
   using Deliver = std::function<void(const RecordView&, uint64_t timestamp)>;
 
+  static constexpr uint32_t kNoBlock = ~0u;
+
   // Queues a record; returns false (and keeps nothing) when its time is 0 or ~0, which perf
   // delivers immediately (ordered_events__queue returns -ETIME). `copy` makes the queue own a
-  // copy of the bytes (pipe and decompressed input, whose buffers are reused).
-  bool push(uint64_t timestamp, const RecordView& r, bool copy);
+  // copy of the bytes (pipe and decompressed input, whose buffers are reused); `block` names
+  // the reader block (acquire_block()) the bytes are in, which then stays until the record
+  // is delivered.
+  bool push(uint64_t timestamp, const RecordView& r, bool copy, uint32_t block = kNoBlock);
+
+  // Reader blocks: buffers of at least `size` bytes a file reader fills with pread() and
+  // reads records from, so that queued records point into them instead of being copied. A
+  // block is reused once the reader has retired it and no queued record points into it.
+  uint32_t acquire_block(size_t size);
+  std::byte* block_data(uint32_t block) { return chunks_[block].data.get(); }
+  size_t block_capacity(uint32_t block) const { return chunks_[block].capacity; }
+  void retire_block(uint32_t block);
 
   // OE_FLUSH__ROUND: delivers records up to the previous round's largest time.
   void flush_round(const Deliver& deliver);
@@ -71,9 +83,14 @@ class OrderedQueue {
     size_t capacity = 0;
     size_t used = 0;
     size_t live = 0;
+    bool is_block = false;  // a reader block, not part of the copy arena
+    bool held = false;      // a reader block the reader has not retired
   };
+  void free_chunk(uint32_t chunk);
+
   std::vector<Chunk> chunks_;
   std::vector<uint32_t> free_chunks_;
+  std::vector<uint32_t> free_blocks_;
   uint32_t current_chunk_ = kNoChunk;
 };
 

@@ -1,5 +1,7 @@
-#include "huge_pages.h"
+#include "process_setup.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -11,7 +13,14 @@ namespace readperf::cli {
 
 namespace {
 
-constexpr const char* kTunable = "glibc.malloc.hugetlb=1";
+// Huge pages for malloc's memory; large blocks from the heap rather than their own mappings,
+// and freed memory kept (mmap_threshold, trim_threshold), so that memory once faulted in is
+// reused instead of unmapped and faulted in again; the heap grown 64 MiB at a time (top_pad).
+// On the bench recording `report` went from 0.70 s to 0.41 s, its system time from 0.2 s to
+// 0.06 s, its peak memory from 59 to 78 MB (perf: 262 MB).
+constexpr const char* kTunable =
+    "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=268435456:"
+    "glibc.malloc.trim_threshold=1073741824:glibc.malloc.top_pad=67108864";
 
 // /sys/kernel/mm/transparent_hugepage/enabled reads "always [madvise] never": the bracketed
 // mode is the one in force. glibc's tunable madvises its memory, which "never" ignores.
@@ -41,6 +50,14 @@ void reexec_with_huge_page_malloc(char** argv) {
     ::setenv("GLIBC_TUNABLES", saved.c_str(), 1);
   } else {
     ::unsetenv("GLIBC_TUNABLES");
+  }
+}
+
+void widen_output_pipe() {
+  struct stat st;
+  if (::fstat(STDOUT_FILENO, &st) != 0 || !S_ISFIFO(st.st_mode)) return;
+  for (int size = 1 << 20; size > (1 << 16); size /= 2) {
+    if (::fcntl(STDOUT_FILENO, F_SETPIPE_SZ, size) >= 0) return;
   }
 }
 
