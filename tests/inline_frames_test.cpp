@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 namespace readperf {
 namespace {
 
@@ -45,6 +48,52 @@ TEST(InlineFrames, NoDebugInfoOrNoFileIsEmpty) {
   EXPECT_TRUE(inl.lookup(kDemo, 0x10).empty());  // no CU holds it
   EXPECT_TRUE(inl.lookup("data/does-not-exist", 0x401118).empty());
   EXPECT_TRUE(inl.lookup("data/inline_demo.c", 0x401118).empty());  // not ELF
+}
+
+// The dwarf-cxx golden case's binary (tests/golden/README.md). Square::area is a member of a
+// class in an anonymous namespace: its DWARF has no linkage name, so addr2line (binutils 2.40)
+// names it from the symbol table the first time an address has it innermost, renames the
+// out-of-line function for good because its symbol starts where it does, and uses the DWARF
+// name "area" for an inlined copy after that. Expected: `addr2line -e ELF -f -i` fed 0xb230,
+// 0xb1c0, 0xb234 in that order (one process, as perf keeps it).
+constexpr const char* kCxx =
+    "golden/buildid/tmp/readperf-golden/dwarf_cxx/a54e849d92cd445b2f34cd547407981c9e7122a7/elf";
+
+std::vector<std::string> names(const std::vector<InlineRecord>& r) {
+  std::vector<std::string> out;
+  for (const InlineRecord& x : r) out.push_back(x.function);
+  return out;
+}
+
+TEST(InlineFrames, NamesWithoutLinkageNameFollowAddr2linesState) {
+  InlineFrames inl;
+  const std::string sym = "(anonymous namespace)::Square::area";
+  const EnclosingSymbol area{sym, 0xb1b0};
+  using V = std::vector<std::string>;
+  // An inlined copy of area inside area, asked first: the symbol's name, then the DWARF names.
+  EXPECT_EQ(names(inl.lookup(kCxx, 0xb230, &area)), (V{sym, "area", "area"}));
+  // The out-of-line function itself: the symbol's name, which it now keeps.
+  EXPECT_EQ(names(inl.lookup(kCxx, 0xb1c0, &area)), (V{sym}));
+  // Another inlined function (mix) there for the first time; the inlined area copies keep
+  // their DWARF name, the out-of-line one is now named as its symbol.
+  EXPECT_EQ(names(inl.lookup(kCxx, 0xb234, &area)), (V{sym, "area", "area", sym}));
+  // An answer is kept as perf keeps it (dso->inlined_nodes): asked again, the same.
+  EXPECT_EQ(names(inl.lookup(kCxx, 0xb230, &area)), (V{sym, "area", "area"}));
+}
+
+// Addresses the line tables do not hold (static glibc has no DWARF): addr2line names the
+// symbol table's function and the STT_FILE before it ("__libc_start_call_main\nlibc-start.o:?"),
+// "??" for a global symbol after other files' symbols (_start), and nothing outside every
+// section. Expected: `addr2line -e ELF -f -i 0x1afe0 0xac30 0x10`.
+TEST(InlineFrames, SymbolTableFileForAddressesWithoutLines) {
+  InlineFrames inl;
+  std::string file;
+  ASSERT_TRUE(inl.symbol_source_file(kCxx, 0x1afe0, &file));
+  EXPECT_EQ(file, "libc-start.o");
+  ASSERT_TRUE(inl.symbol_source_file(kCxx, 0xac30, &file));
+  EXPECT_EQ(file, "??");
+  EXPECT_FALSE(inl.symbol_source_file(kCxx, 0x10, &file));
+  EXPECT_FALSE(inl.symbol_source_file("data/does-not-exist", 0x1afe0, &file));
 }
 
 }  // namespace

@@ -144,6 +144,50 @@ TEST(CallTreeTest, TiesKeepPerfsRbTreeOrder) {
   EXPECT_EQ(t.node(top[0]).frame.sym, &y);
 }
 
+// One-frame chains below one root, each frame at its symbol's start + 0x10, to see which
+// node each ends at.
+struct OneFrameChains {
+  Dso dso = make_dso("app");
+  CallTree tree;
+  CallTree::NodeId root = tree.new_root();
+  CallTree::NodeId add(const Symbol& s) {
+    std::vector<ChainFrame> chain = {ChainFrame{s.start + 0x10, &dso, &s, 0}};
+    return tree.append(root, chain, 1);
+  }
+  size_t nr_children() {
+    tree.finish();
+    std::vector<CallTree::NodeId> kids;
+    return tree.sorted_children(root, 0, kids).size();
+  }
+};
+
+// callchain.c match_chain(): an inline frame is compared by name with any frame, a real one
+// by symbol start with another real one, and append_chain_children() follows that down the
+// children's rb-tree. An inline "f" meeting a real "f" is the same node...
+TEST(CallTreeTest, InlineFrameMeetsRealFrameOfItsNameOnItsPath) {
+  Symbol f{0x100, 0x180, "f", kBindGlobal, kTypeFunc};
+  Symbol f_inline{0x200, 0x280, "f", kBindGlobal, kTypeFunc, /*inlined=*/true};
+  OneFrameChains c;
+  CallTree::NodeId real = c.add(f);
+  EXPECT_EQ(c.add(f_inline), real);
+  EXPECT_EQ(c.nr_children(), 1u);
+  EXPECT_EQ(c.tree.node(real).frame.sym, &f);  // the first frame names the node
+}
+
+// ...but only when the search passes it: with real "m" (start 0x100) at the root of the tree
+// and real "f" (0x300) to its left, an inline "f" compares with "m" by name, goes right and
+// becomes a node of its own, as in perf.
+TEST(CallTreeTest, InlineFrameMissesRealFrameOffItsPath) {
+  Symbol m{0x100, 0x180, "m", kBindGlobal, kTypeFunc};
+  Symbol f{0x300, 0x380, "f", kBindGlobal, kTypeFunc};
+  Symbol f_inline{0x500, 0x580, "f", kBindGlobal, kTypeFunc, /*inlined=*/true};
+  OneFrameChains c;
+  c.add(m);
+  CallTree::NodeId real = c.add(f);
+  EXPECT_NE(c.add(f_inline), real);
+  EXPECT_EQ(c.nr_children(), 3u);
+}
+
 TEST_F(ReportHistTest, NoChildrenGroupsAndOrders) {
   Hists h(config(false, false));
   HistSample s;
