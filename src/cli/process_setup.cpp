@@ -37,6 +37,13 @@ bool huge_pages_enabled() {
 }  // namespace
 
 void reexec_with_huge_page_malloc(char** argv) {
+  // Set across the exec: once re-executed, never again, even where the loader drops
+  // GLIBC_TUNABLES (a secure-execution program), which would otherwise loop.
+  constexpr const char* kMarker = "READPERF_REEXECUTED";
+  if (std::getenv(kMarker)) {
+    ::unsetenv(kMarker);
+    return;
+  }
   if (std::getenv("READPERF_NO_HUGE_PAGES")) return;
   const char* current = std::getenv("GLIBC_TUNABLES");
   if (current && std::strstr(current, "glibc.malloc.hugetlb")) return;
@@ -44,8 +51,10 @@ void reexec_with_huge_page_malloc(char** argv) {
   std::string saved = current ? current : "";
   std::string value = current && *current ? saved + ":" + kTunable : std::string(kTunable);
   if (::setenv("GLIBC_TUNABLES", value.c_str(), 1) != 0) return;
+  ::setenv(kMarker, "1", 1);
   ::execv("/proc/self/exe", argv);
   // Still here: run as we are, with the environment as it was.
+  ::unsetenv(kMarker);
   if (current) {
     ::setenv("GLIBC_TUNABLES", saved.c_str(), 1);
   } else {
