@@ -12,7 +12,6 @@
 #include <libelf.h>
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
