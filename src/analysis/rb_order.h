@@ -14,11 +14,9 @@
 
 namespace readperf {
 
-// lib/rbtree.c __rb_insert() over nodes that live elsewhere: `t` gives each node's links by
-// index (left(i), right(i), parent(i) as uint32_t&, red(i) as bool&), `root` is the tree's
-// root, `node` a node just linked in as a red leaf, `nil` the null index.
 // Rotates `x` down to the `left` (a left rotation) or the right: its child on the other side
-// takes its place.
+// takes its place. `t` gives each node's links by index (left(i), right(i), parent(i) as
+// uint32_t&, red(i) as bool&), `root` is the tree's root, `nil` the null index.
 template <class Links>
 void rb_rotate(Links& t, uint32_t& root, uint32_t x, uint32_t nil, bool left) {
   auto child = [&t](uint32_t i, bool l) -> uint32_t& { return l ? t.left(i) : t.right(i); };
@@ -38,6 +36,8 @@ void rb_rotate(Links& t, uint32_t& root, uint32_t x, uint32_t nil, bool left) {
   }
 }
 
+// lib/rbtree.c __rb_insert() over nodes that live elsewhere (links as for rb_rotate()):
+// `node` was just linked in as a red leaf.
 template <class Links>
 void rb_insert_fixup(Links& t, uint32_t& root, uint32_t node, uint32_t nil) {
   // The classic cases, so the shape is the kernel's.

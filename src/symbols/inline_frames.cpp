@@ -6,9 +6,7 @@
 #include <gelf.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <optional>
-#include <span>
 #include <string_view>
 
 #include "symtab_source_files.h"
@@ -30,6 +28,9 @@ struct InlineFrames::File {
   std::unordered_map<Dwarf_Off, std::unique_ptr<UnitFunctions>> units;
   std::unordered_map<Dwarf_Off, Naming> naming;     // by DIE offset
   std::unique_ptr<SymtabSourceFiles> symtab_files;  // built on first need
+  // symbol_source_file()'s answers by address: the file (a view into symtab_files), nullopt
+  // where there is no function. Asked once per unwound frame, a scan of the table each time.
+  std::unordered_map<uint64_t, std::optional<std::string_view>> symtab_answers;
   ~File() {
     if (dwarf) dwarf_end(dwarf);
     if (elf) elf_end(elf);
@@ -90,9 +91,13 @@ bool InlineFrames::symbol_source_file(const std::string& path, uint64_t vaddr, s
   File* f = this->file(path);
   if (!f->elf) return false;
   if (!f->symtab_files) f->symtab_files = std::make_unique<SymtabSourceFiles>(f->elf);
-  std::string_view name;
-  if (!f->symtab_files->find(vaddr, &name)) return false;
-  *file = name.empty() ? std::string("??") : std::string(name);
+  auto [it, inserted] = f->symtab_answers.try_emplace(vaddr);
+  if (inserted) {
+    std::string_view name;
+    if (f->symtab_files->find(vaddr, &name)) it->second = name;
+  }
+  if (!it->second) return false;
+  *file = it->second->empty() ? std::string("??") : std::string(*it->second);
   return true;
 }
 
@@ -140,29 +145,29 @@ bool unmangled_language(Dwarf_Die* cu) {
 
 // binutils' arange.low of a function: the start of its first non-empty range.
 std::optional<uint64_t> first_range_start(Dwarf_Die* die) {
-  Dwarf_Addr base, lo, hi;
-  ptrdiff_t off = 0;
-  for (int guard = 0; guard < 4096 && (off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0;
-       ++guard) {
-    if (lo < hi) return lo;
-  }
-  return std::nullopt;
+  std::optional<uint64_t> start;
+  for_each_range(die, [&](uint64_t lo, uint64_t) {
+    start = lo;
+    return false;
+  });
+  return start;
+}
+
+// The length of the range of `die` holding `pc`, 0 when none does.
+uint64_t range_len_at(Dwarf_Die* die, Dwarf_Addr pc) {
+  uint64_t len = 0;
+  for_each_range(die, [&](uint64_t lo, uint64_t hi) {
+    if (pc < lo || pc >= hi) return true;
+    len = hi - lo;
+    return false;
+  });
+  return len;
 }
 
 // The functions whose code holds `pc` below `parent`, outermost first: subprograms and the
 // inlined subroutines nested in them (through lexical blocks), as binutils' dwarf2.c nests
 // them by caller_func. dwarf_getscopes() is no help: past an inlined instance it follows the
 // abstract origin's scopes, not the function it was inlined into.
-// The length of the range of `die` holding `pc`, 0 when none does.
-uint64_t range_len_at(Dwarf_Die* die, Dwarf_Addr pc) {
-  Dwarf_Addr base, lo, hi;
-  ptrdiff_t off = 0;
-  for (int guard = 0; guard < 4096 && (off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0;
-       ++guard) {
-    if (pc >= lo && pc < hi) return hi - lo;
-  }
-  return 0;
-}
 
 void functions_at(Dwarf_Die* parent, Dwarf_Addr pc, int depth, std::vector<Dwarf_Die>& out) {
   if (depth > 64) return;  // hostile nesting

@@ -29,12 +29,10 @@ void collect_functions(Dwarf_Die* parent, uint32_t scope, int depth, UnitFunctio
     int tag = dwarf_tag(&child);
     if (is_function_tag(tag)) {
       auto first = static_cast<uint32_t>(unit.ranges.size());
-      Dwarf_Addr base, lo, hi;
-      ptrdiff_t off = 0;
-      for (int guard = 0; guard < 4096 && (off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0;
-           ++guard) {
-        if (lo < hi) unit.ranges.emplace_back(lo, hi);  // an empty range holds no address
-      }
+      for_each_range(&child, [&](uint64_t lo, uint64_t hi) {
+        unit.ranges.emplace_back(lo, hi);
+        return true;
+      });
       auto n = static_cast<uint32_t>(unit.ranges.size()) - first;
       if (n) unit.functions.push_back({child, scope, first, n, tag == DW_TAG_lexical_block});
     } else if (is_scope_tag(tag)) {

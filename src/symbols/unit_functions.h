@@ -42,6 +42,18 @@ struct UnitFunctions {
   bool line_index_built = false;
 };
 
+// Each non-empty address range of `die` in DWARF order (dwarf_ranges(), at most 4096 of them,
+// a guard against a hostile list), until `f(lo, hi)` returns false.
+template <class F>
+void for_each_range(Dwarf_Die* die, F f) {
+  Dwarf_Addr base, lo, hi;
+  ptrdiff_t off = 0;
+  for (int guard = 0; guard < 4096 && (off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0;
+       ++guard) {
+    if (lo < hi && !f(lo, hi)) return;
+  }
+}
+
 // One walk of the unit: every function with its ranges, every scope descended into.
 std::unique_ptr<UnitFunctions> index_unit(Dwarf_Die* cu);
 

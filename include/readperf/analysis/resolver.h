@@ -187,10 +187,9 @@ class Resolver {
   std::vector<std::byte> swapped_stack_;  // a byte-swapped file's stack copy, swapped back
   // The symbols of inline frames (srcline.c new_inline_sym()), per inline answer.
   std::unordered_map<const std::vector<InlineRecord>*, std::vector<Symbol>> inline_syms_;
-  std::unordered_set<std::string> inline_names_;
-  std::vector<size_t> group_ends_;  // unwind_user() scratch
-  std::vector<Frame>
-      reordered_;  // unwind_user() scratch  // demangled names inline_syms_ point into
+  std::unordered_set<std::string> inline_names_;  // demangled names inline_syms_ point into
+  std::vector<size_t> group_ends_;                // unwind_user() scratch
+  std::vector<Frame> reordered_;                  // unwind_user() scratch
   // resolver_srcline.cpp.
   struct SrclineKey {
     const Dso* dso;
