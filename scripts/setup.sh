@@ -12,6 +12,7 @@ packages=(
   cmake ninja-build g++ pkg-config         # the toolchain
   libfmt-dev libcli11-dev libexpected-dev  # formatting, the command line, tl::expected
   libzstd-dev                              # PERF_RECORD_COMPRESSED
+  libxxhash-dev                            # XXH3, the report's repeat-cache hash
   libtraceevent-dev                        # tracepoint formats (perf script)
   libelf-dev libdw-dev zlib1g-dev          # symbols: ELF, DWARF, compressed sections
   liblzma-dev                              # symbols: MiniDebugInfo (.gnu_debugdata)

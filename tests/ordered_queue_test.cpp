@@ -131,6 +131,32 @@ TEST_F(QueueTest, FlushAllDeliversEverythingSorted) {
   EXPECT_EQ(times_, sorted);
 }
 
+// A round is a few ascending runs (one per CPU buffer), merged pairwise; past 64 runs the
+// queue sorts instead. Either way records of equal time keep their arrival order.
+class QueueRunsTest : public QueueTest, public ::testing::WithParamInterface<int> {};
+
+TEST_P(QueueRunsTest, AscendingRunsMergeStably) {
+  std::mt19937_64 rng(GetParam());
+  std::vector<std::pair<uint64_t, uint64_t>> pushed;  // (time, tag) in arrival order
+  uint64_t tag = 0;
+  for (int run = 0; run < GetParam(); ++run) {
+    uint64_t ts = 1 + rng() % 20;
+    for (int i = 0, n = 1 + static_cast<int>(rng() % 40); i < n; ++i) {
+      ts += rng() % 3;  // equal times within a run and across runs
+      Push(ts, tag);
+      pushed.emplace_back(ts, tag++);
+    }
+  }
+  q_.flush_all(Collect());
+  std::stable_sort(pushed.begin(), pushed.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<uint64_t> want;
+  for (const auto& p : pushed) want.push_back(p.second);
+  EXPECT_EQ(out_, want);
+}
+
+INSTANTIATE_TEST_SUITE_P(Runs, QueueRunsTest, ::testing::Values(1, 2, 3, 5, 8, 63, 64, 65, 200));
+
 TEST_F(QueueTest, CountsRecordsOlderThanTheLastDelivered) {
   Push(100, 1);
   q_.flush_round(Collect());

@@ -2,8 +2,11 @@
 // hand-made threads, DSOs and symbols.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "readperf/analysis/call_tree.h"
@@ -303,12 +306,88 @@ TEST_F(ReportHistTest, ChildrenCountRecursionOnceAndPrintGraphs) {
       << text;
 }
 
-TEST(RepeatCacheTest, FindsWhatWasInserted) {
+// RepeatCache defers hits and replays each key's samples at once: the histogram must come out
+// as if each had been replayed on its own.
+TEST_F(ReportHistTest, ReplayOfManySamplesEqualsEachReplayed) {
+  auto build = [&](bool batched) {
+    auto h = std::make_unique<Hists>(config(true, true));
+    HistSample s;
+    s.thread = &work;
+    s.comm = "workload";
+    s.period = 1;
+    std::vector<HistFrame> chain = {frame(&app, 0, &main_, 0x150), frame(&app, 0, &loop_, 0x210),
+                                    frame(&app, 0, &leaf_, 0x310)};
+    s.self = chain.back();
+    s.chain = chain;
+    std::vector<uint32_t> plan;
+    h->add(s, &plan);
+    if (batched) {
+      h->replay(plan, 2 + 3 + 5, 3);
+    } else {
+      for (uint64_t period : {2, 3, 5}) h->replay(plan, period);
+    }
+    h->finish();
+    return h;
+  };
+  std::unique_ptr<Hists> one_by_one = build(false), batched = build(true);
+  ASSERT_EQ(one_by_one->entries().size(), batched->entries().size());
+  for (size_t i = 0; i < batched->entries().size(); ++i) {
+    const HistEntry& a = one_by_one->entries()[i];
+    const HistEntry& b = batched->entries()[i];
+    EXPECT_EQ(a.period, b.period);
+    EXPECT_EQ(a.nr_events, b.nr_events);
+    EXPECT_EQ(a.acc_period, b.acc_period);
+    EXPECT_EQ(a.acc_events, b.acc_events);
+  }
+  EXPECT_EQ(batched->entries()[0].nr_events, 4u);
+  ASSERT_EQ(one_by_one->tree().size(), batched->tree().size());
+  for (CallTree::NodeId n = 0; n < batched->tree().size(); ++n) {
+    EXPECT_EQ(one_by_one->tree().node(n).hit, batched->tree().node(n).hit);
+    EXPECT_EQ(one_by_one->tree().node(n).count, batched->tree().node(n).count);
+  }
+  ReportPrintOptions po;
+  po.chain_value = ChainValue::kCount;  // the call-graph nodes print their sample counts
+  EXPECT_EQ(print_to_string(*one_by_one, po), print_to_string(*batched, po));
+}
+
+// Two keys sharing a prefix, with their plans.
+class RepeatCacheTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    c.insert(RepeatCache::hash(k1), k1, p1);
+    c.insert(RepeatCache::hash(k2), k2, p2);
+  }
+  size_t Slot(const std::vector<uint64_t>& k) { return c.find_slot(RepeatCache::hash(k), k); }
   RepeatCache c;
   std::vector<uint64_t> k1 = {1, 2, 3}, k2 = {1, 2, 4};
   std::vector<uint32_t> p1 = {7, 0}, p2 = {8, 0, 9};
-  c.insert(RepeatCache::hash(k1), k1, p1);
-  c.insert(RepeatCache::hash(k2), k2, p2);
+};
+
+TEST_F(RepeatCacheTest, DeferredHitsDrainOncePerKey) {
+  ASSERT_NE(Slot(k1), RepeatCache::kNone);
+  ASSERT_NE(Slot(k2), RepeatCache::kNone);
+  c.defer(Slot(k1), 5);
+  c.defer(Slot(k1), 7);
+  c.defer(Slot(k2), 3);
+  using Replay = std::tuple<uint32_t, uint64_t, uint64_t>;  // plan's first word, period, count
+  std::vector<Replay> got;
+  auto collect = [&](std::span<const uint32_t> plan, uint64_t period, uint64_t count) {
+    got.emplace_back(plan[0], period, count);
+  };
+  c.drain(collect);
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, (std::vector<Replay>{{7, 12, 2}, {8, 3, 1}}));
+  got.clear();
+  c.drain(collect);  // drained: nothing twice
+  EXPECT_TRUE(got.empty());
+  std::vector<uint64_t> k3 = {9};
+  c.insert(RepeatCache::hash(k3), k3, p1);  // a key added after a drain defers anew
+  c.defer(Slot(k3), 4);
+  c.drain(collect);
+  EXPECT_EQ(got, (std::vector<Replay>{{7, 4, 1}}));
+}
+
+TEST_F(RepeatCacheTest, FindsWhatWasInserted) {
   auto f1 = c.find(RepeatCache::hash(k1), k1);
   ASSERT_EQ(f1.size(), 2u);
   EXPECT_EQ(f1[0], 7u);

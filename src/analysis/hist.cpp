@@ -174,26 +174,26 @@ uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f,
   return id;
 }
 
-void Hists::replay(std::span<const uint32_t> plan, uint64_t period) {
+void Hists::replay(std::span<const uint32_t> plan, uint64_t period, uint64_t count) {
   // Plan words: the sample's own entry, the count of Children entries, those entries, then
   // the call-tree nodes where its chains ended.
-  ++nr_samples_;
+  nr_samples_ += count;
   total_period_ += period;
   HistEntry& self = entries_[plan[0]];
   self.period += period;
-  self.nr_events += 1;
+  self.nr_events += count;
   if (config_.children) {
     self.acc_period += period;
-    self.acc_events += 1;
+    self.acc_events += count;
   }
   if (config_.use_callchain) callchain_period_ += period;
   size_t k = plan[1];
   for (size_t i = 0; i < k; ++i) {
     HistEntry& e = entries_[plan[2 + i]];
     e.acc_period += period;
-    e.acc_events += 1;
+    e.acc_events += count;
   }
-  for (size_t i = 2 + k; i < plan.size(); ++i) tree_.bump(plan[i], period);
+  for (size_t i = 2 + k; i < plan.size(); ++i) tree_.bump(plan[i], period, count);
 }
 
 void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {

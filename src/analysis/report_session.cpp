@@ -56,6 +56,9 @@ class ReportSink : public EventSink {
   }
 
   ReportData take() {
+    for (size_t i = 0; i < repeats_.size(); ++i) {
+      if (data_.hists[i]) drain(repeats_[i].raw, *data_.hists[i]);
+    }
     for (auto& h : data_.hists) {
       if (h) h->finish();
     }
@@ -244,10 +247,9 @@ class ReportSink : public EventSink {
                              (kSampleRegsUser | kSampleStackUser) &&
                          s.user_stack_size != 0;
     uint64_t raw_hash = RepeatCache::hash(key_);
-    if (std::span<const uint32_t> plan =
-            unwound ? std::span<const uint32_t>() : rep.raw.find(raw_hash, key_);
-        !plan.empty()) {
-      hists.replay(plan, period);
+    if (size_t slot = unwound ? RepeatCache::kNone : rep.raw.find_slot(raw_hash, key_);
+        slot != RepeatCache::kNone) {
+      rep.raw.defer(slot, period);  // replayed with the others of its key, at the end
       return;
     }
 
@@ -295,12 +297,27 @@ class ReportSink : public EventSink {
     if (std::span<const uint32_t> plan = rep.resolved.find(resolved_hash, resolved_key_);
         !plan.empty()) {
       hists.replay(plan, period);
-      if (!unwound) rep.raw.insert(raw_hash, key_, plan);
+      if (!unwound) insert_raw(rep.raw, hists, raw_hash, plan);
       return;
     }
     hists.add(hs, &plan_);
-    if (!unwound) rep.raw.insert(raw_hash, key_, plan_);
+    if (!unwound) insert_raw(rep.raw, hists, raw_hash, plan_);
+    if (rep.resolved.full()) rep.resolved.clear();  // it defers nothing
     rep.resolved.insert(resolved_hash, resolved_key_, plan_);
+  }
+
+  void insert_raw(RepeatCache& raw, Hists& hists, uint64_t hash, std::span<const uint32_t> plan) {
+    if (raw.full()) {
+      drain(raw, hists);
+      raw.clear();
+    }
+    raw.insert(hash, key_, plan);
+  }
+
+  static void drain(RepeatCache& cache, Hists& hists) {
+    cache.drain([&](std::span<const uint32_t> plan, uint64_t period, uint64_t count) {
+      hists.replay(plan, period, count);
+    });
   }
 
   void push_comm_key(std::string_view comm) {

@@ -7,7 +7,47 @@ namespace readperf {
 
 namespace {
 constexpr size_t kChunkSize = 4 << 20;
+// Past this many ascending runs a general stable sort is cheaper than merging them pairwise.
+constexpr size_t kMaxRunsToMerge = 64;
 }  // namespace
+
+// A round's records come as a few ascending runs (one per CPU buffer perf emptied): merging
+// the runs pairwise is stable (std::merge takes the earlier run's record on equal times)
+// and takes log2(runs) passes where std::stable_sort takes log2(records).
+void OrderedQueue::sort_incoming() {
+  auto earlier = [](const Entry& a, const Entry& b) { return a.timestamp < b.timestamp; };
+  run_starts_.clear();
+  run_starts_.push_back(0);
+  for (size_t i = 1; i < incoming_.size(); ++i) {
+    if (incoming_[i].timestamp < incoming_[i - 1].timestamp) {
+      run_starts_.push_back(i);
+      if (run_starts_.size() > kMaxRunsToMerge) {
+        std::stable_sort(incoming_.begin(), incoming_.end(), earlier);
+        return;
+      }
+    }
+  }
+  run_starts_.push_back(incoming_.size());
+  while (run_starts_.size() > 2) {
+    merged_.clear();
+    merged_.reserve(incoming_.size());
+    size_t out = 0;
+    for (size_t r = 0; r + 1 < run_starts_.size(); r += 2) {
+      auto a = incoming_.begin() + static_cast<ptrdiff_t>(run_starts_[r]);
+      auto b = incoming_.begin() + static_cast<ptrdiff_t>(run_starts_[r + 1]);
+      run_starts_[out++] = run_starts_[r];
+      if (r + 2 < run_starts_.size()) {
+        auto c = incoming_.begin() + static_cast<ptrdiff_t>(run_starts_[r + 2]);
+        std::merge(a, b, b, c, std::back_inserter(merged_), earlier);
+      } else {
+        merged_.insert(merged_.end(), a, b);  // an odd run out: carried over as it is
+      }
+    }
+    run_starts_[out++] = incoming_.size();
+    run_starts_.resize(out);
+    incoming_.swap(merged_);
+  }
+}
 
 Bytes OrderedQueue::store(Bytes bytes, uint32_t* chunk) {
   if (current_chunk_ == kNoChunk ||
@@ -105,9 +145,7 @@ void OrderedQueue::flush_to(uint64_t limit, const Deliver& deliver) {
   if (limit == 0) return;  // do_flush(): nothing before the first round's end
   auto earlier = [](const Entry& a, const Entry& b) { return a.timestamp < b.timestamp; };
   if (!incoming_.empty()) {
-    if (!std::is_sorted(incoming_.begin(), incoming_.end(), earlier)) {
-      std::stable_sort(incoming_.begin(), incoming_.end(), earlier);
-    }
+    sort_incoming();
     if (head_ == sorted_.size()) {
       // Nothing left from before: the incoming run becomes the sorted one, without a copy.
       sorted_.clear();

@@ -71,9 +71,9 @@ class CallTree {
   // adds nothing (kNone).
   NodeId append(NodeId root, std::span<const ChainFrame> frames, uint64_t period);
   // Another chain ending at `end`, a node append() returned.
-  void bump(NodeId end, uint64_t period) {
+  void bump(NodeId end, uint64_t period, uint64_t count = 1) {
     nodes_[end].hit += period;
-    nodes_[end].count += 1;
+    nodes_[end].count += count;
   }
 
   // Links children and sums cumulative hits; call once, after the last append().

@@ -85,9 +85,10 @@ class Hists {
   // builtin-report.c process_sample_event() from hist_entry_iter__add() on: the normal or
   // the cumulative iterator. With `plan`, also what the sample touched, for replay().
   void add(const HistSample& s, std::vector<uint32_t>* plan = nullptr);
-  // What add() did for an earlier sample, again with this sample's period: valid while the
-  // entries the plan names are those the sample would reach (RepeatCache's contract).
-  void replay(std::span<const uint32_t> plan, uint64_t period);
+  // What add() did for an earlier sample, again for `count` samples of `period` in all:
+  // valid while the entries the plan names are those the samples would reach (RepeatCache's
+  // contract). Only sums change, so replays may come in any order and late.
+  void replay(std::span<const uint32_t> plan, uint64_t period, uint64_t count = 1);
   // hists__collapse_resort() and hists__output_resort(): the entries in printing order,
   // trees finished.
   void finish();

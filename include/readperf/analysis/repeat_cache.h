@@ -1,14 +1,20 @@
 // Remembers what a sample did to a histogram, keyed by the words that decide it, so the next
-// sample with the same words replays it. Two keys are used: the raw sample (thread, ip and
-// call-chain words: a hot loop sampled again, replayed without resolving an address) and the
-// resolved one (thread, then DSO and symbol of every frame: other ips in the same functions,
-// replayed without walking the call trees). Valid while the Machine does not change: the
-// owner clears it on every record that could (MMAP, COMM, FORK, EXIT, KSYMBOL).
+// sample with the same words does the same without resolving anything. Two keys are used: the
+// raw sample (thread, ip and call-chain words: a hot loop sampled again, replayed without
+// resolving an address) and the resolved one (thread, then DSO and symbol of every frame:
+// other ips in the same functions, replayed without walking the call trees). The owner puts
+// in the key what would make it stale (its Machine's epochs).
+//
+// Replays only add periods and counts, so a hit need not be replayed at once: defer() sums it
+// in its slot, and drain() replays each slot's sums in one go, before clear() and at the end.
 //
 //   RepeatCache cache;
 //   uint64_t h = RepeatCache::hash(key_words);
-//   if (auto plan = cache.find(h, key_words); !plan.empty()) replay(plan);
-//   else { ...; cache.insert(h, key_words, plan_words); }
+//   if (size_t slot = cache.find_slot(h, key_words); slot != RepeatCache::kNone) {
+//     cache.defer(slot, period);
+//   } else { ...; if (cache.full()) { cache.drain(replay); cache.clear(); }
+//            cache.insert(h, key_words, plan_words); }
+//   cache.drain(replay);  // at the end: replay(plan, period_sum, count) per slot
 #pragma once
 
 #include <cstdint>
@@ -21,9 +27,36 @@ class RepeatCache {
  public:
   static uint64_t hash(std::span<const uint64_t> key);
 
+  static constexpr size_t kNone = ~size_t{0};
+
   // The plan stored for this key, or an empty span.
   std::span<const uint32_t> find(uint64_t hash, std::span<const uint64_t> key) const;
+  // The slot holding this key, or kNone.
+  size_t find_slot(uint64_t hash, std::span<const uint64_t> key) const;
+  // One more sample of `period` for the slot's plan, replayed by the next drain().
+  void defer(size_t slot, uint64_t period) {
+    slots_[slot].pending_period += period;
+    ++slots_[slot].pending_count;
+    pending_ = true;
+  }
+  // replay(plan, period_sum, count) for every slot with deferred samples, which it then
+  // forgets.
+  template <typename Replay>
+  void drain(Replay&& replay) {
+    if (!pending_) return;
+    for (Slot& s : slots_) {
+      if (!s.used || !s.pending_count) continue;
+      replay(std::span<const uint32_t>(plans_.data() + s.plan, s.plan_len), s.pending_period,
+             s.pending_count);
+      s.pending_period = 0;
+      s.pending_count = 0;
+    }
+    pending_ = false;
+  }
+  // Past the bounds on what it may hold: drain() and clear() before the next insert().
+  bool full() const;
   void insert(uint64_t hash, std::span<const uint64_t> key, std::span<const uint32_t> plan);
+  // Forgets every key; deferred samples must have been drained.
   void clear();
   bool empty() const { return used_ == 0; }
 
@@ -34,6 +67,8 @@ class RepeatCache {
     uint32_t key_len = 0;
     uint32_t plan = 0;  // offset in plans_
     uint32_t plan_len = 0;
+    uint32_t pending_count = 0;
+    uint64_t pending_period = 0;
     bool used = false;
   };
   bool matches(const Slot& s, uint64_t hash, std::span<const uint64_t> key) const;
@@ -42,6 +77,7 @@ class RepeatCache {
   std::vector<uint64_t> keys_;
   std::vector<uint32_t> plans_;
   size_t used_ = 0;
+  bool pending_ = false;  // some slot may have deferred samples
 };
 
 }  // namespace readperf

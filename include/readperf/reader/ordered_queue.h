@@ -60,18 +60,20 @@ class OrderedQueue {
   static constexpr uint32_t kNoChunk = ~0u;
 
   void flush_to(uint64_t limit, const Deliver& deliver);
+  void sort_incoming();
   uint64_t max_in_queue() const { return queue_max_; }
   Bytes store(Bytes bytes, uint32_t* chunk);
   void release(uint32_t chunk);
 
   // Records wait in two runs: `sorted_` (from `head_` on) holds what earlier flushes left,
   // in order; `incoming_` what arrived since, in arrival order. A flush stable-sorts the
-  // incoming run and merges it in: records mostly arrive in order (one CPU's buffer after
-  // another), so this costs little more than a copy.
+  // incoming run by merging its ascending runs (one CPU's buffer after another), and merges
+  // it in: this costs a few copies, not a sort.
   std::vector<Entry> sorted_;
   size_t head_ = 0;
   std::vector<Entry> incoming_;
-  std::vector<Entry> merged_;  // scratch
+  std::vector<Entry> merged_;       // scratch
+  std::vector<size_t> run_starts_;  // scratch
   uint64_t next_flush_ = 0;
   uint64_t max_timestamp_ = 0;
   uint64_t last_flush_ = 0;
