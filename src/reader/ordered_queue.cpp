@@ -9,6 +9,7 @@ namespace {
 constexpr size_t kChunkSize = 4 << 20;
 // Past this many ascending runs a general stable sort is cheaper than merging them pairwise.
 constexpr size_t kMaxRunsToMerge = 64;
+constexpr size_t kPrefetchAhead = 8;
 }  // namespace
 
 // A round's records come as a few ascending runs (one per CPU buffer perf emptied): merging
@@ -165,6 +166,12 @@ void OrderedQueue::flush_to(uint64_t limit, const Deliver& deliver) {
     incoming_.clear();
   }
   while (head_ < sorted_.size() && sorted_[head_].timestamp <= limit) {
+    // Records wait a round, long enough to leave the cache: fetch a few ahead of delivery.
+    if (head_ + kPrefetchAhead < sorted_.size()) {
+      const std::byte* next = sorted_[head_ + kPrefetchAhead].record.bytes.data();
+      __builtin_prefetch(next);
+      __builtin_prefetch(next + 64);
+    }
     const Entry& e = sorted_[head_++];
     deliver(e.record, e.timestamp);
     last_flush_ = e.timestamp;

@@ -105,7 +105,10 @@ Status SampleLayout::decode_trailer(const RecordView& r, ByteOrder order, Sample
 }
 
 Status SampleLayout::decode(const RecordView& r, ByteOrder order, Sample& s) const {
-  s = Sample{};
+  // Copied from a fresh one rather than value-initialized: a copy of these ~350 bytes is a
+  // few vector moves, the value-initialization a `rep stos` (a third of decode() before).
+  static const Sample kFresh{};
+  s = kFresh;
   s.type = r.type;
   s.misc = r.misc;
   s.sample_type = sample_type_;
