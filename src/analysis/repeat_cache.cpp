@@ -13,8 +13,17 @@ namespace {
 // Bounds on what one cache may hold; past them it starts over.
 constexpr size_t kMaxKeyWords = size_t{8} << 20;
 constexpr size_t kMaxSlotsUsed = size_t{1} << 20;
+constexpr size_t kReservedKeyWords = size_t{1} << 20;
 
 }  // namespace
+
+RepeatCache::RepeatCache() {
+  // Address space only: untouched capacity costs no memory, and a buffer that never moves
+  // is never copied or held twice while it grows (touching new memory is what costs most in
+  // a virtual machine: the kernel zeroes it, the host backs it).
+  keys_.reserve(kReservedKeyWords);
+  plans_.reserve(kReservedKeyWords);
+}
 
 uint64_t RepeatCache::hash(std::span<const uint64_t> key) {
   // XXH3 takes a sample's key (10 words on average) in a few independent multiplies, where

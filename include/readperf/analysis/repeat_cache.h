@@ -25,6 +25,7 @@ namespace readperf {
 
 class RepeatCache {
  public:
+  RepeatCache();
   static uint64_t hash(std::span<const uint64_t> key);
 
   static constexpr size_t kNone = ~size_t{0};
