@@ -9,7 +9,7 @@ size_t EventList::add(const EventAttr& attr, std::vector<uint64_t> ids) {
   ev->index = evsels_.size();
   ev->attr = attr;
   ev->layout = SampleLayout::for_attr(attr);
-  for (uint64_t id : ids) by_id_.emplace(id, ev->index);
+  for (uint64_t id : ids) insert_id(id, ev->index);
   ev->ids = std::move(ids);
   evsels_.push_back(std::move(ev));
   return evsels_.size() - 1;
@@ -17,13 +17,34 @@ size_t EventList::add(const EventAttr& attr, std::vector<uint64_t> ids) {
 
 void EventList::add_id(size_t evsel, uint64_t id) {
   if (evsel >= evsels_.size()) return;
-  auto [it, inserted] = by_id_.emplace(id, evsel);
-  if (inserted) evsels_[evsel]->ids.push_back(id);
+  if (insert_id(id, evsel)) evsels_[evsel]->ids.push_back(id);
+}
+
+size_t EventList::id_slot(uint64_t id) const {
+  size_t mask = by_id_.size() - 1;
+  // Fibonacci hashing: kernel ids are consecutive numbers, spread over the table.
+  size_t i = (id * 0x9e3779b97f4a7c15ull) >> 32 & mask;
+  while (by_id_[i].evsel != kNoEvent && by_id_[i].id != id) i = (i + 1) & mask;
+  return i;
+}
+
+bool EventList::insert_id(uint64_t id, size_t evsel) {
+  if (by_id_[id_slot(id)].evsel != kNoEvent) return false;
+  if ((nr_ids_ + 1) * 2 > by_id_.size()) {
+    std::vector<IdSlot> old(by_id_.size() * 2);
+    old.swap(by_id_);
+    for (const IdSlot& e : old) {
+      if (e.evsel != kNoEvent) by_id_[id_slot(e.id)] = e;
+    }
+  }
+  by_id_[id_slot(id)] = IdSlot{id, static_cast<uint32_t>(evsel)};
+  ++nr_ids_;
+  return true;
 }
 
 const Evsel* EventList::find_id(uint64_t id) const {
-  auto it = by_id_.find(id);
-  return it == by_id_.end() ? nullptr : evsels_[it->second].get();
+  const IdSlot& e = by_id_[id_slot(id)];
+  return e.evsel == kNoEvent ? nullptr : evsels_[e.evsel].get();
 }
 
 const Evsel* EventList::evsel_for_record(const RecordView& r, ByteOrder order) const {
