@@ -168,9 +168,9 @@ void OrderedQueue::flush_to(uint64_t limit, const Deliver& deliver) {
   while (head_ < sorted_.size() && sorted_[head_].timestamp <= limit) {
     // Records wait a round, long enough to leave the cache: fetch a few ahead of delivery.
     if (head_ + kPrefetchAhead < sorted_.size()) {
-      const std::byte* next = sorted_[head_ + kPrefetchAhead].record.bytes.data();
-      __builtin_prefetch(next);
-      __builtin_prefetch(next + 64);
+      Bytes next = sorted_[head_ + kPrefetchAhead].record.bytes;
+      __builtin_prefetch(next.data());
+      if (next.size() > 64) __builtin_prefetch(next.data() + 64);
     }
     const Entry& e = sorted_[head_++];
     deliver(e.record, e.timestamp);
