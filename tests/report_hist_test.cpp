@@ -353,9 +353,10 @@ TEST_F(ReportHistTest, ReplayOfManySamplesEqualsEachReplayed) {
 // Two keys sharing a prefix, with their plans.
 class RepeatCacheTest : public ::testing::Test {
  protected:
+  static void NoReplay(std::span<const uint32_t>, uint64_t, uint64_t) {}
   void SetUp() override {
-    c.insert(RepeatCache::hash(k1), k1, p1);
-    c.insert(RepeatCache::hash(k2), k2, p2);
+    c.insert(RepeatCache::hash(k1), k1, p1, NoReplay);
+    c.insert(RepeatCache::hash(k2), k2, p2, NoReplay);
   }
   size_t Slot(const std::vector<uint64_t>& k) { return c.find_slot(RepeatCache::hash(k), k); }
   RepeatCache c;
@@ -381,10 +382,26 @@ TEST_F(RepeatCacheTest, DeferredHitsDrainOncePerKey) {
   c.drain(collect);  // drained: nothing twice
   EXPECT_TRUE(got.empty());
   std::vector<uint64_t> k3 = {9};
-  c.insert(RepeatCache::hash(k3), k3, p1);  // a key added after a drain defers anew
+  c.insert(RepeatCache::hash(k3), k3, p1, NoReplay);  // a key added after a drain defers anew
   c.defer(Slot(k3), 4);
   c.drain(collect);
   EXPECT_EQ(got, (std::vector<Replay>{{7, 4, 1}}));
+}
+
+TEST_F(RepeatCacheTest, StartingOverReplaysWhatWasDeferred) {
+  c.defer(Slot(k1), 5);
+  // A key past the bound on stored key words (8 Mi): the next insert starts over.
+  std::vector<uint64_t> huge((size_t{8} << 20) + 1, 3);
+  c.insert(RepeatCache::hash(huge), huge, p2, NoReplay);
+  std::vector<std::tuple<uint32_t, uint64_t, uint64_t>> got;
+  std::vector<uint64_t> k3 = {9};
+  c.insert(RepeatCache::hash(k3), k3, p1,
+           [&](std::span<const uint32_t> plan, uint64_t period, uint64_t count) {
+             got.emplace_back(plan[0], period, count);
+           });
+  EXPECT_EQ(got, (std::vector<std::tuple<uint32_t, uint64_t, uint64_t>>{{7, 5, 1}}));
+  EXPECT_EQ(Slot(k1), RepeatCache::kNone);
+  EXPECT_NE(Slot(k3), RepeatCache::kNone);
 }
 
 TEST_F(RepeatCacheTest, FindsWhatWasInserted) {

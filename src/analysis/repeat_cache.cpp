@@ -53,9 +53,8 @@ std::span<const uint32_t> RepeatCache::find(uint64_t hash, std::span<const uint6
 
 bool RepeatCache::full() const { return keys_.size() > kMaxKeyWords || used_ > kMaxSlotsUsed; }
 
-void RepeatCache::insert(uint64_t hash, std::span<const uint64_t> key,
-                         std::span<const uint32_t> plan) {
-  if (full()) clear();  // the owner drained it (full() before insert())
+void RepeatCache::add(uint64_t hash, std::span<const uint64_t> key,
+                      std::span<const uint32_t> plan) {
   if ((used_ + 1) * 2 > slots_.size()) {
     std::vector<Slot> old = std::move(slots_);
     slots_.assign(old.size() * 2, Slot{});

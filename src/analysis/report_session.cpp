@@ -27,6 +27,13 @@ bool in_list(const std::vector<std::string>& list, std::string_view s) {
   return std::find(list.begin(), list.end(), s) != list.end();
 }
 
+// Where a repeat cache's deferred samples go (RepeatCache::drain()).
+auto replay_into(Hists& hists) {
+  return [&hists](std::span<const uint32_t> plan, uint64_t period, uint64_t count) {
+    hists.replay(plan, period, count);
+  };
+}
+
 // What the histogram entries point into, kept alive with them.
 struct SessionState {
   SessionState(const SymbolConfig& config, bool callchain, bool caller_order)
@@ -57,7 +64,7 @@ class ReportSink : public EventSink {
 
   ReportData take() {
     for (size_t i = 0; i < repeats_.size(); ++i) {
-      if (data_.hists[i]) drain(repeats_[i].raw, *data_.hists[i]);
+      if (data_.hists[i]) repeats_[i].raw.drain(replay_into(*data_.hists[i]));
     }
     for (auto& h : data_.hists) {
       if (h) h->finish();
@@ -297,27 +304,12 @@ class ReportSink : public EventSink {
     if (std::span<const uint32_t> plan = rep.resolved.find(resolved_hash, resolved_key_);
         !plan.empty()) {
       hists.replay(plan, period);
-      if (!unwound) insert_raw(rep.raw, hists, raw_hash, plan);
+      if (!unwound) rep.raw.insert(raw_hash, key_, plan, replay_into(hists));
       return;
     }
     hists.add(hs, &plan_);
-    if (!unwound) insert_raw(rep.raw, hists, raw_hash, plan_);
-    if (rep.resolved.full()) rep.resolved.clear();  // it defers nothing
-    rep.resolved.insert(resolved_hash, resolved_key_, plan_);
-  }
-
-  void insert_raw(RepeatCache& raw, Hists& hists, uint64_t hash, std::span<const uint32_t> plan) {
-    if (raw.full()) {
-      drain(raw, hists);
-      raw.clear();
-    }
-    raw.insert(hash, key_, plan);
-  }
-
-  static void drain(RepeatCache& cache, Hists& hists) {
-    cache.drain([&](std::span<const uint32_t> plan, uint64_t period, uint64_t count) {
-      hists.replay(plan, period, count);
-    });
+    if (!unwound) rep.raw.insert(raw_hash, key_, plan_, replay_into(hists));
+    rep.resolved.insert(resolved_hash, resolved_key_, plan_, replay_into(hists));
   }
 
   void push_comm_key(std::string_view comm) {

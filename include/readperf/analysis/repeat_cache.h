@@ -12,8 +12,7 @@
 //   uint64_t h = RepeatCache::hash(key_words);
 //   if (size_t slot = cache.find_slot(h, key_words); slot != RepeatCache::kNone) {
 //     cache.defer(slot, period);
-//   } else { ...; if (cache.full()) { cache.drain(replay); cache.clear(); }
-//            cache.insert(h, key_words, plan_words); }
+//   } else { ...; cache.insert(h, key_words, plan_words, replay); }
 //   cache.drain(replay);  // at the end: replay(plan, period_sum, count) per slot
 #pragma once
 
@@ -54,14 +53,24 @@ class RepeatCache {
     }
     pending_ = false;
   }
-  // Past the bounds on what it may hold: drain() and clear() before the next insert().
-  bool full() const;
-  void insert(uint64_t hash, std::span<const uint64_t> key, std::span<const uint32_t> plan);
-  // Forgets every key; deferred samples must have been drained.
+  // Adds a key and its plan. Past the bounds on what it may hold, the cache first starts
+  // over, replaying what it deferred (as drain() does), so no sample is lost.
+  template <typename Replay>
+  void insert(uint64_t hash, std::span<const uint64_t> key, std::span<const uint32_t> plan,
+              Replay&& replay) {
+    if (full()) {
+      drain(replay);
+      clear();
+    }
+    add(hash, key, plan);
+  }
+  // Forgets every key, and what was deferred for them: drain() first to keep that.
   void clear();
   bool empty() const { return used_ == 0; }
 
  private:
+  bool full() const;
+  void add(uint64_t hash, std::span<const uint64_t> key, std::span<const uint32_t> plan);
   struct Slot {
     uint64_t hash = 0;
     uint32_t key = 0;  // offset in keys_ (words)
