@@ -23,21 +23,23 @@ void EventList::add_id(size_t evsel, uint64_t id) {
 size_t EventList::id_slot(uint64_t id) const {
   size_t mask = by_id_.size() - 1;
   // Fibonacci hashing: kernel ids are consecutive numbers, spread over the table.
-  size_t i = (id * 0x9e3779b97f4a7c15ull) >> 32 & mask;
+  size_t i = ((id * 0x9e3779b97f4a7c15ull) >> 32) & mask;
   while (by_id_[i].evsel != kNoEvent && by_id_[i].id != id) i = (i + 1) & mask;
   return i;
 }
 
 bool EventList::insert_id(uint64_t id, size_t evsel) {
-  if (by_id_[id_slot(id)].evsel != kNoEvent) return false;
+  size_t at = id_slot(id);
+  if (by_id_[at].evsel != kNoEvent) return false;
   if ((nr_ids_ + 1) * 2 > by_id_.size()) {
     std::vector<IdSlot> old(by_id_.size() * 2);
     old.swap(by_id_);
     for (const IdSlot& e : old) {
       if (e.evsel != kNoEvent) by_id_[id_slot(e.id)] = e;
     }
+    at = id_slot(id);
   }
-  by_id_[id_slot(id)] = IdSlot{id, static_cast<uint32_t>(evsel)};
+  by_id_[at] = IdSlot{id, static_cast<uint32_t>(evsel)};
   ++nr_ids_;
   return true;
 }

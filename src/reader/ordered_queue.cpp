@@ -12,11 +12,14 @@ constexpr size_t kMaxRunsToMerge = 64;
 constexpr size_t kPrefetchAhead = 8;
 }  // namespace
 
+// The queue's order: by time, arrival order kept among equal times by the stable algorithms
+// that use it.
+bool OrderedQueue::earlier(const Entry& a, const Entry& b) { return a.timestamp < b.timestamp; }
+
 // A round's records come as a few ascending runs (one per CPU buffer perf emptied): merging
 // the runs pairwise is stable (std::merge takes the earlier run's record on equal times)
 // and takes log2(runs) passes where std::stable_sort takes log2(records).
 void OrderedQueue::sort_incoming() {
-  auto earlier = [](const Entry& a, const Entry& b) { return a.timestamp < b.timestamp; };
   run_starts_.clear();
   run_starts_.push_back(0);
   for (size_t i = 1; i < incoming_.size(); ++i) {
@@ -144,7 +147,6 @@ bool OrderedQueue::push(uint64_t timestamp, const RecordView& r, bool copy, uint
 
 void OrderedQueue::flush_to(uint64_t limit, const Deliver& deliver) {
   if (limit == 0) return;  // do_flush(): nothing before the first round's end
-  auto earlier = [](const Entry& a, const Entry& b) { return a.timestamp < b.timestamp; };
   if (!incoming_.empty()) {
     sort_incoming();
     if (head_ == sorted_.size()) {

@@ -682,9 +682,9 @@ Status PerfData::process_records(EventSink& sink, const ProcessOptions& options)
     rd.slice += advance;
     RETURN_IF_ERROR(im.drain_decompressed(*this, rd, offset));
     if (rd.file && rd.pos >= rd.released + kReleaseStep) {
-      // Drop the mapped pages behind the reader that no queued record points into.
-      uint64_t keep = rd.pos;  // queued records are copies of the window's bytes
-      rd.file->release_before(rd.base_offset + keep);
+      // Drop the mapped pages behind the reader: queued records point into the reader's
+      // blocks or the queue's copies, not into the mapping.
+      rd.file->release_before(rd.base_offset + rd.pos);
       rd.released = rd.pos;
     }
     if (rd.slice >= kDirSliceBytes) {

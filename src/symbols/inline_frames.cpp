@@ -168,7 +168,6 @@ uint64_t range_len_at(Dwarf_Die* die, Dwarf_Addr pc) {
 // inlined subroutines nested in them (through lexical blocks), as binutils' dwarf2.c nests
 // them by caller_func. dwarf_getscopes() is no help: past an inlined instance it follows the
 // abstract origin's scopes, not the function it was inlined into.
-
 void functions_at(Dwarf_Die* parent, Dwarf_Addr pc, int depth, std::vector<Dwarf_Die>& out) {
   if (depth > 64) return;  // hostile nesting
   Dwarf_Die child;

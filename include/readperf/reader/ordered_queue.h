@@ -59,6 +59,7 @@ class OrderedQueue {
   };
   static constexpr uint32_t kNoChunk = ~0u;
 
+  static bool earlier(const Entry& a, const Entry& b);
   void flush_to(uint64_t limit, const Deliver& deliver);
   void sort_incoming();
   uint64_t max_in_queue() const { return queue_max_; }
