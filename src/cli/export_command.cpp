@@ -12,6 +12,7 @@
 #include "readperf/output/out_buffer.h"
 #include "readperf/output/sqlite_exporter.h"
 #include "readperf/reader/perf_data.h"
+#include "symbol_prefetch.h"
 
 namespace readperf::cli {
 
@@ -61,6 +62,7 @@ int run_sqlite(const ExportOptions& o) {
     fmt::print(stderr, "readperf: {}\n", data.error().message());
     return 1;
   }
+  prefetch_symbols(**data, cfg.symbols);
   Status st = run_sqlite_export(**data, cfg, o.output);
   if (!st) {
     fmt::print(stderr, "readperf: {}\n", st.error().message());
@@ -94,6 +96,7 @@ int run_export(const ExportOptions& o) {
     fmt::print(stderr, "readperf: {}\n", data.error().message());
     return 1;
   }
+  prefetch_symbols(**data, cfg.symbols);
   print_open_warnings(**data);
   FILE* file = stdout;
   if (o.output != "-") {
