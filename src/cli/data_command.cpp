@@ -24,6 +24,8 @@ CLI::App* add_data_command(CLI::App& app, DataConvertOptions& o) {
   c->add_flag("-f,--force", o.force, "overwrite an existing output");
   c->add_flag("--all", o.all, "convert all events (CTF: comm, fork, exit and mmap records too)");
   c->add_flag("--tod", o.tod, "CTF: convert time to wall clock time");
+  c->add_option("--symfs", o.symfs, "JSON: look for files relative to this directory");
+  c->add_option("--kallsyms", o.kallsyms, "JSON: kallsyms file for the kernel's symbols");
   c->add_flag("-v,--verbose")->description("ignored (perf's verbosity)");
   return data;
 }
@@ -40,6 +42,8 @@ int convert_json(const DataConvertOptions& o, PerfData& data) {
   cfg.symbols = SymbolConfig::from_environment();
   if (!o.buildid_dir.empty()) cfg.symbols.buildid_dir = o.buildid_dir;
   cfg.symbols.mini_debuginfo = o.mini_debuginfo;
+  cfg.symbols.symfs = o.symfs;
+  cfg.symbols.kallsyms = o.kallsyms;
   PerfJsonStats stats;
   Status st;
   {
