@@ -10,6 +10,7 @@
 //   readperf [--buildid-dir DIR] [summary [--limit N] -i] FILE
 //   readperf [--buildid-dir DIR] csv -o DIR [-i FILE|-]
 //   readperf [--buildid-dir DIR] export --format pprof|speedscope|chrome [-o FILE] [-i FILE|-]
+//   readperf [--buildid-dir DIR] data convert --to-json FILE|--to-ctf DIR [--force] [-i FILE|-]
 //   readperf [--buildid-dir DIR] flamegraph [-o FILE.html] [--diff BASE] [--event E] [-i FILE|-]
 #include <fmt/format.h>
 
@@ -18,6 +19,7 @@
 #include "archive_command.h"
 #include "convert_command.h"
 #include "csv_command.h"
+#include "data_command.h"
 #include "export_command.h"
 #include "flamegraph_command.h"
 #include "process_setup.h"
@@ -123,6 +125,9 @@ int run(int argc, char** argv) {
   readperf::cli::ArchiveOptions archive;
   CLI::App* archive_cmd = readperf::cli::add_archive_command(app, archive);
 
+  readperf::cli::DataConvertOptions data_convert;
+  CLI::App* data_cmd = readperf::cli::add_data_command(app, data_convert);
+
   readperf::cli::SummaryOptions summary;
   CLI::App* sum = readperf::cli::add_summary_command(app, summary);
   readperf::cli::CsvOptions csv;
@@ -175,6 +180,9 @@ int run(int argc, char** argv) {
   csv.mini_debuginfo = !no_mini_debuginfo;
   if (csv_cmd->parsed()) return readperf::cli::run_csv(csv);
   if (conv_cmd->parsed()) return readperf::cli::run_convert(conv);
+  data_convert.buildid_dir = buildid_dir;
+  data_convert.mini_debuginfo = !no_mini_debuginfo;
+  if (data_cmd->parsed()) return readperf::cli::run_data_convert(data_convert);
   flame.buildid_dir = buildid_dir;
   flame.mini_debuginfo = !no_mini_debuginfo;
   if (flame_cmd->parsed()) return readperf::cli::run_flamegraph_command(flame);
