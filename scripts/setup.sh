@@ -17,6 +17,7 @@ packages=(
   libelf-dev libdw-dev zlib1g-dev          # symbols: ELF, DWARF, compressed sections
   liblzma-dev                              # symbols: MiniDebugInfo (.gnu_debugdata)
   libsqlite3-dev sqlite3                   # export --format sqlite, and its tests' queries
+  libbabeltrace-dev babeltrace2            # data convert --to-ctf (perf's CTF writer), its tests' reader
   libgtest-dev libgmock-dev libbenchmark-dev  # tests and benchmarks
   python3 gzip diffutils                   # the golden and conformance runners
   clang libclang-rt-14-dev llvm-14         # fuzz targets: libFuzzer, symbolized reports

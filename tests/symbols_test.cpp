@@ -145,13 +145,18 @@ TEST_F(SymfsTest, NoRecordedBuildIdTakesTheLocalFile) {
 
 TEST_F(SymfsTest, NoRecordedBuildIdUnderSymfsKeepsNone) {
   // dso__load() tests the recorded path itself, not the one under --symfs, before reading a
-  // build-id from the file: with no file at /opt/corpus/workload here the DSO keeps none,
-  // and its symbols still come from the copy under --symfs.
-  if (fs::exists(kWorkloadPath)) GTEST_SKIP() << kWorkloadPath << " exists on this machine";
-  DsoSymbols d = load_dso_symbols({kWorkloadPath, BuildId()}, config_);
+  // build-id from the file: with no file at the recorded path on this machine the DSO keeps
+  // none, and its symbols still come from the copy under --symfs. (A path of its own, not
+  // /opt/corpus/workload, which a machine may have.)
+  const std::string recorded = "/nonexistent-readperf-test/opt/workload";
+  ASSERT_FALSE(fs::exists(recorded));
+  fs::path copy = config_.symfs + recorded;
+  fs::create_directories(copy.parent_path());
+  fs::copy_file(workload_elf(), copy);
+  DsoSymbols d = load_dso_symbols({recorded, BuildId()}, config_);
   ASSERT_TRUE(d.found());
   EXPECT_TRUE(d.build_id.empty());
-  EXPECT_EQ(d.symtab_path, config_.symfs + kWorkloadPath);
+  EXPECT_EQ(d.symtab_path, config_.symfs + recorded);
 }
 
 // A binary stripped of .symtab whose local functions are named only in its MiniDebugInfo

@@ -3,13 +3,13 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 
+#include "atomic_output.h"
 #include "open_warnings.h"
 #include "readperf/output/collapsed_exporter.h"
 #include "readperf/output/out_buffer.h"
+#include "readperf/output/perf_json_converter.h"
 #include "readperf/output/sqlite_exporter.h"
 #include "readperf/reader/perf_data.h"
 
@@ -20,9 +20,10 @@ CLI::App* add_export_command(CLI::App& app, ExportOptions& o) {
   e->add_option("--format", o.format,
                 "collapsed: folded stacks (stackcollapse-perf.pl); sqlite: a database shaped "
                 "as perf's export-to-sqlite.py (-o FILE.db); pprof: gzipped profile.proto; "
-                "speedscope: speedscope JSON; chrome: Chrome trace-event JSON (Perfetto UI)")
+                "speedscope: speedscope JSON; chrome: Chrome trace-event JSON (Perfetto UI); "
+                "perf-json: perf data convert --to-json's JSON")
       ->required()
-      ->check(CLI::IsMember({"collapsed", "sqlite", "pprof", "speedscope", "chrome"}));
+      ->check(CLI::IsMember({"collapsed", "sqlite", "pprof", "speedscope", "chrome", "perf-json"}));
   e->add_option("-i,--input", o.input, "input file, - for standard input")->capture_default_str();
   e->add_option("-o,--output", o.output, "output file, - for standard output")
       ->capture_default_str();
@@ -95,25 +96,29 @@ int run_export(const ExportOptions& o) {
     return 1;
   }
   print_open_warnings(**data);
-  FILE* file = stdout;
-  if (o.output != "-") {
-    file = std::fopen(o.output.c_str(), "w");
-    if (!file) {
-      fmt::print(stderr, "readperf: {}: {}\n", o.output, std::strerror(errno));
-      return 1;
-    }
+  // The output appears under its name only once complete (a temporary file beside it).
+  auto file = AtomicFile::create(o.output, /*overwrite=*/true);
+  if (!file) {
+    fmt::print(stderr, "readperf: {}\n", file.error().message());
+    return 1;
   }
   Status st;
   {
-    OutBuffer out(file);
+    OutBuffer out(file->file());
     if (o.format == "collapsed") {
       st = run_collapsed_export(**data, cfg, out, stderr);
+    } else if (o.format == "perf-json") {
+      PerfJsonConfig jc;
+      jc.symbols = cfg.symbols;
+      PerfJsonStats stats;
+      st = run_perf_json_export(**data, jc, out, stats);
     } else {
       st = run_viewer_export(o, cfg, **data, out);
     }
   }
-  if (file != stdout && std::fclose(file) != 0) {
-    fmt::print(stderr, "readperf: {}: {}\n", o.output, std::strerror(errno));
+  // What precedes damage is written whole; the error follows.
+  if (Status written = file->commit(); !written) {
+    fmt::print(stderr, "readperf: {}\n", written.error().message());
     return 1;
   }
   if (!st) {

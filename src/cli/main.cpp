@@ -10,11 +10,13 @@
 //   readperf [--buildid-dir DIR] [summary [--limit N] -i] FILE
 //   readperf [--buildid-dir DIR] csv -o DIR [-i FILE|-]
 //   readperf [--buildid-dir DIR] export --format pprof|speedscope|chrome [-o FILE] [-i FILE|-]
+//   readperf [--buildid-dir DIR] data convert --to-json FILE|--to-ctf DIR [--force] [-i FILE|-]
 //   readperf [--buildid-dir DIR] flamegraph [-o FILE.html] [--diff BASE] [--event E] [-i FILE|-]
 #include <CLI/CLI.hpp>
 
 #include "convert_command.h"
 #include "csv_command.h"
+#include "data_command.h"
 #include "export_command.h"
 #include "flamegraph_command.h"
 #include "perf_options.h"
@@ -81,6 +83,9 @@ int main(int argc, char** argv) {
   readperf::cli::ConvertCliOptions conv;
   CLI::App* conv_cmd = readperf::cli::add_convert_command(app, conv);
 
+  readperf::cli::DataConvertOptions data_convert;
+  CLI::App* data_cmd = readperf::cli::add_data_command(app, data_convert);
+
   readperf::cli::SummaryOptions summary;
   CLI::App* sum = readperf::cli::add_summary_command(app, summary);
   readperf::cli::CsvOptions csv;
@@ -120,6 +125,9 @@ int main(int argc, char** argv) {
   csv.mini_debuginfo = !no_mini_debuginfo;
   if (csv_cmd->parsed()) return readperf::cli::run_csv(csv);
   if (conv_cmd->parsed()) return readperf::cli::run_convert(conv);
+  data_convert.buildid_dir = buildid_dir;
+  data_convert.mini_debuginfo = !no_mini_debuginfo;
+  if (data_cmd->parsed()) return readperf::cli::run_data_convert(data_convert);
   flame.buildid_dir = buildid_dir;
   flame.mini_debuginfo = !no_mini_debuginfo;
   if (flame_cmd->parsed()) return readperf::cli::run_flamegraph_command(flame);

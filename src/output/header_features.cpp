@@ -171,24 +171,6 @@ void print_mem_topology(const Features& env, OutBuffer& out) {
   }
 }
 
-// util/clockid.c clockid_name(): the first name of the clock in perf's table.
-std::string_view clockid_name(int32_t id) {
-  switch (id) {
-    case 1:
-      return "monotonic";
-    case 4:
-      return "monotonic_raw";
-    case 0:
-      return "realtime";
-    case 7:
-      return "boottime";
-    case 11:
-      return "tai";
-    default:
-      return "(not found)";
-  }
-}
-
 void print_clock_data(const Features& env, OutBuffer& out) {
   if (!env.clock_data) {
     out.write("# reference time disabled\n");
@@ -242,6 +224,23 @@ bool full_only(uint32_t feature) {
 }
 
 }  // namespace
+
+std::string_view clockid_name(int32_t id) {
+  switch (id) {
+    case 1:
+      return "monotonic";
+    case 4:
+      return "monotonic_raw";
+    case 0:
+      return "realtime";
+    case 7:
+      return "boottime";
+    case 11:
+      return "tai";
+    default:
+      return "(not found)";
+  }
+}
 
 bool has_print(uint32_t feature) { return feature > kFeatBuildId && feature < kFeatLastFeature6_1; }
 

@@ -4,14 +4,17 @@
 #pragma once
 
 #include <cstdint>
+#include <ctime>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "readperf/format/byte_cursor.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/reader/event_list.h"
 #include "readperf/reader/features.h"
+#include "readperf/reader/perf_data.h"
 
 namespace readperf::header_detail {
 
@@ -41,6 +44,18 @@ void print_event_desc(const PrintContext& ctx, OutBuffer& out);
 
 // header_bpf.cpp: print_bpf_prog_info, with program names from BTF as libbpf finds them.
 void print_bpf_prog_info(const PrintContext& ctx, OutBuffer& out);
+
+// The modification time of the recording as perf fstat()s it (standard input for "-",
+// perf.data/data in a directory); none if it cannot be read.
+std::optional<time_t> recording_mtime(const PerfData& data);
+
+// The data section as the file header records it (the reader shortens it for a recording cut
+// short, where perf's header shows the recorded numbers).
+FileSection recorded_data_section(const PerfData& data);
+
+// util/clockid.c clockid_name(): the first name of the clock in perf's table ("monotonic"),
+// "(not found)" for others.
+std::string_view clockid_name(int32_t id);
 
 // libperf cpumap.c cpu_map__snprint(): "0-3,8".
 std::string cpu_list_string(const std::vector<int>& cpus);

@@ -19,11 +19,9 @@ namespace readperf {
 
 using namespace header_detail;
 
-namespace {
-
 // perf prints the modification time of the file it reads (fstat of its descriptor: standard
-// input for "-", perf.data/data in a directory) in ctime()'s format, local time.
-std::string captured_on(const PerfData& data) {
+// input for "-", perf.data/data in a directory).
+std::optional<time_t> header_detail::recording_mtime(const PerfData& data) {
   struct stat st;
   int rc;
   if (data.path() == "-") {
@@ -33,15 +31,13 @@ std::string captured_on(const PerfData& data) {
   } else {
     rc = stat(data.path().c_str(), &st);
   }
-  if (rc != 0) return "?\n";
-  char buf[64];
-  if (!ctime_r(&st.st_mtime, buf)) return "?\n";
-  return buf;
+  if (rc != 0) return std::nullopt;
+  return st.st_mtime;
 }
 
 // The data section as the file header records it (the reader shortens it for a recording
 // cut short, where perf prints the recorded numbers).
-FileSection recorded_data_section(const PerfData& data) {
+FileSection header_detail::recorded_data_section(const PerfData& data) {
   FileSection s = data.header().data;
   if (data.kind() == ContainerKind::kPipe) return s;
   std::string path = data.kind() == ContainerKind::kDirectory ? data.path() + "/data" : data.path();
@@ -51,6 +47,16 @@ FileSection recorded_data_section(const PerfData& data) {
   auto h = parse_file_header(Bytes(buf, static_cast<size_t>(f.gcount())));
   if (h && !h->is_pipe) s = h->data;
   return s;
+}
+
+namespace {
+
+// ctime()'s format, local time, of the recording's modification time.
+std::string captured_on(const PerfData& data) {
+  std::optional<time_t> mtime = recording_mtime(data);
+  char buf[64];
+  if (!mtime || !ctime_r(&*mtime, buf)) return "?\n";
+  return buf;
 }
 
 // Whether header.c feat_ops[] has a process function for the feature (BRANCH_STACK and STAT

@@ -5,10 +5,12 @@
 
 namespace readperf {
 
-SampleStreamSink::SampleStreamSink(PerfData& pd, SymbolConfig symbols, uint32_t max_stack)
+SampleStreamSink::SampleStreamSink(PerfData& pd, SymbolConfig symbols, uint32_t max_stack,
+                                   StreamResolution resolution)
     : pd_(pd),
       symbol_config_(std::move(symbols)),
       max_stack_(max_stack),
+      resolution_(resolution),
       builder_(machine_, pd.order()) {
   builder_.begin(pd.features());
 }
@@ -39,7 +41,11 @@ void SampleStreamSink::deliver_value(const Sample& s, const ReadValue& v) {
   uint64_t& last = counter_values_[v.id];
   uint64_t period = v.value - last;
   last = v.value;
-  if (period) process_sample(s, *ev, period);
+  if (!period) return;
+  Sample split = s;
+  split.id = v.id;
+  split.period = period;
+  process_sample(split, *ev, period);
 }
 
 Resolver& SampleStreamSink::resolver() {
@@ -54,7 +60,16 @@ Resolver& SampleStreamSink::resolver() {
 }
 
 void SampleStreamSink::process_sample(const Sample& s, const Evsel& evsel, uint64_t period) {
-  bool chain = s.has_callchain;
+  if (resolution_ == StreamResolution::kThread) {
+    thread_only_.thread = machine_.findnew_thread(s.pid, s.tid);
+    thread_only_.comm = thread_only_.thread ? std::string_view(thread_only_.thread->comm_str())
+                                            : std::string_view();
+    thread_only_.self = Frame();
+    thread_only_.self.ip = s.ip;
+    on_sample(s, evsel, period, thread_only_, std::span<const Frame>(&thread_only_.self, 1));
+    return;
+  }
+  bool chain = s.has_callchain && resolution_ == StreamResolution::kCallchain;
   const ResolvedSample& rs = resolver().resolve(s, &evsel, chain);
   std::span<const Frame> frames(&rs.self, 1);
   if (chain && !rs.callchain.empty()) frames = rs.callchain;

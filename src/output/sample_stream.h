@@ -18,9 +18,15 @@
 
 namespace readperf {
 
+// How much of each sample the stream resolves before on_sample(): nothing (the thread only:
+// `rs` has its thread and comm), the sample's own ip (perf's machine__resolve), or that and
+// its call chain (thread__resolve_callchain).
+enum class StreamResolution { kThread, kSample, kCallchain };
+
 class SampleStreamSink : public EventSink {
  public:
-  SampleStreamSink(PerfData& pd, SymbolConfig symbols, uint32_t max_stack);
+  SampleStreamSink(PerfData& pd, SymbolConfig symbols, uint32_t max_stack,
+                   StreamResolution resolution = StreamResolution::kCallchain);
 
   void on_user_record(const RecordView& r) override { builder_.on_user_record(r); }
   void on_kernel_record(const RecordView& r, const Sample& s, const Evsel* evsel) override;
@@ -30,26 +36,33 @@ class SampleStreamSink : public EventSink {
 
  protected:
   // One sample: `frames` is its call chain leaf first (the sample's ip alone without one),
-  // `period` what it weighs. Inline frames (Frame::inlined) come before the frame they were
-  // inlined into, with the same ip.
+  // `period` what it weighs (a read-format sample's split has `s.id` and `s.period` set to
+  // the counter's, as session.c deliver_sample_value() sets them). Inline frames (Frame::inlined)
+  // come before the frame they were inlined into, with the same ip.
   virtual void on_sample(const Sample& s, const Evsel& evsel, uint64_t period,
                          const ResolvedSample& rs, std::span<const Frame> frames) = 0;
   // Every other kernel record, after the session applied it.
   virtual void on_other(const RecordView& /*r*/, const Sample& /*s*/, const Evsel* /*evsel*/) {}
+
+  // The resolver (created at the first sample, when the recording's features are known).
+  Resolver& resolver();
+  // The machine the records built so far.
+  Machine& machine() { return machine_; }
 
   PerfData& pd_;
 
  private:
   void deliver_value(const Sample& s, const ReadValue& v);
   void process_sample(const Sample& s, const Evsel& evsel, uint64_t period);
-  Resolver& resolver();
 
   SymbolConfig symbol_config_;
   uint32_t max_stack_;
+  StreamResolution resolution_;
   Machine machine_;
   SessionBuilder builder_;
   std::unique_ptr<SymbolCache> symbols_;
   std::unique_ptr<Resolver> resolver_;
+  ResolvedSample thread_only_;  // what kThread hands out
   std::unordered_map<uint64_t, uint64_t> counter_values_;
   std::vector<std::string> names_;
 };

@@ -84,8 +84,10 @@ TraceFormatter::~TraceFormatter() {
   if (tep_) tep_free(tep_);
 }
 
-bool TraceFormatter::has_event(uint64_t id) const {
-  return tep_find_event(tep_, static_cast<int>(id)) != nullptr;
+bool TraceFormatter::has_event(uint64_t id) const { return find_event(id) != nullptr; }
+
+tep_event* TraceFormatter::find_event(uint64_t id) const {
+  return tep_find_event(tep_, static_cast<int>(id));
 }
 
 std::string TraceFormatter::event_name(uint64_t id) const {

@@ -21,6 +21,7 @@
 #include "readperf/reader/tracing_data.h"
 
 struct tep_handle;
+struct tep_event;
 
 namespace readperf {
 
@@ -43,6 +44,8 @@ class TraceFormatter {
 
   // Whether the data has a format for the tracepoint id (attr.config).
   bool has_event(uint64_t id) const;
+  // libtraceevent's parsed format of the tracepoint id (its fields), or null.
+  tep_event* find_event(uint64_t id) const;
   // "sys:name" of the tracepoint id, or empty.
   std::string event_name(uint64_t id) const;
   // Appends the formatted fields of one sample's raw data (tep_print_event "%s" of
