@@ -22,6 +22,7 @@
 #include "data_command.h"
 #include "export_command.h"
 #include "flamegraph_command.h"
+#include "perf_options.h"
 #include "process_setup.h"
 #include "readperf/analysis/missing_symbols.h"
 #include "readperf/symbols/symbol_files.h"
@@ -141,10 +142,8 @@ int run(int argc, char** argv) {
   // `readperf perf.data` is `readperf summary -i perf.data`.
   std::vector<std::string> args =
       readperf::cli::default_to_summary(app, static_cast<int>(given.size()), given_ptrs.data());
-  std::vector<char*> arg_ptrs;
-  for (std::string& a : args) arg_ptrs.push_back(a.data());
-  int nargs = static_cast<int>(arg_ptrs.size());
-  CLI11_PARSE(app, nargs, arg_ptrs.data());
+  if (std::optional<int> st = readperf::cli::parse_perf_command_line(app, std::move(args)))
+    return *st;
   if (*symbols_opt) {
     fmt::print(stderr, "readperf: --symbols {}: not a symbol archive (FILE.tar.zst)\n",
                symbols_archive);
