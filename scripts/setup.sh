@@ -16,6 +16,7 @@ packages=(
   libtraceevent-dev                        # tracepoint formats (perf script)
   libelf-dev libdw-dev zlib1g-dev          # symbols: ELF, DWARF, compressed sections
   liblzma-dev                              # symbols: MiniDebugInfo (.gnu_debugdata)
+  libzydis-dev                             # script's insn field: x86 instruction lengths
   libsqlite3-dev sqlite3                   # export --format sqlite, and its tests' queries
   libbabeltrace-dev babeltrace2            # data convert --to-ctf (perf's CTF writer), its tests' reader
   libgtest-dev libgmock-dev libbenchmark-dev  # tests and benchmarks
