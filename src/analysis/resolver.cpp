@@ -27,6 +27,7 @@ uint64_t Frame::symoff() const {
 Resolver::Resolver(Machine& machine, SymbolCache& symbols, ResolverOptions options)
     : machine_(machine), symbols_(symbols), options_(options) {
   result_.callchain.reserve(options_.max_stack + 1);
+  inlines_.set_full_source_path(symbols.config().full_source_path);
 }
 
 const KernelSymbols& Resolver::load_kernel() {

@@ -85,11 +85,8 @@ const std::vector<InlineRecord>* Resolver::no_line_record(const std::string& pat
   if (!inlines_.symbol_source_file(path, addr, &file)) return nullptr;
   auto [it, inserted] = no_line_records_.try_emplace(file);
   if (inserted) {
-    // srcline.c srcline_from_fileline(): the base name.
-    std::string_view base = file;
-    if (size_t slash = base.rfind('/'); slash != std::string_view::npos)
-      base.remove_prefix(slash + 1);
-    it->second.push_back(InlineRecord{"", file, 0, std::string(base) + ":0"});
+    it->second.push_back(
+        InlineRecord{"", file, 0, srcline_from_fileline(file, 0, inlines_.full_source_path())});
   }
   return &it->second;
 }

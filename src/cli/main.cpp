@@ -19,6 +19,7 @@
 #include "data_command.h"
 #include "export_command.h"
 #include "flamegraph_command.h"
+#include "perf_options.h"
 #include "process_setup.h"
 #include "report_command.h"
 #include "script_command.h"
@@ -92,10 +93,8 @@ int main(int argc, char** argv) {
 
   // `readperf perf.data` is `readperf summary -i perf.data`.
   std::vector<std::string> args = readperf::cli::default_to_summary(app, argc, argv);
-  std::vector<char*> arg_ptrs;
-  for (std::string& a : args) arg_ptrs.push_back(a.data());
-  int nargs = static_cast<int>(arg_ptrs.size());
-  CLI11_PARSE(app, nargs, arg_ptrs.data());
+  if (std::optional<int> st = readperf::cli::parse_perf_command_line(app, std::move(args)))
+    return *st;
   report.buildid_dir = buildid_dir;
   report.mini_debuginfo = !no_mini_debuginfo;
   // The later of --children and --no-children wins, as in perf's option parser.

@@ -46,7 +46,13 @@ CLI::App* add_script_command(CLI::App& app, ScriptOptions& o) {
   s->add_option("-F,--fields", o.fields,
                 "fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,addr,...; "
                 "[type:]list, +field/-field to edit the defaults")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->check(CLI::Validator(
+          [](const std::string& arg) {
+            Status st = check_script_fields(arg);
+            return st ? std::string() : st.error().message();
+          },
+          "", "fields"));
   s->add_flag("-G,--hide-call-graph", o.hide_call_graph, "do not print call chains");
   s->add_option("-c,--comms", o.comms, "only these comms (comma-separated)");
   s->add_option("--pid,--pids", o.pids, "only these pids (comma-separated)");
@@ -56,17 +62,62 @@ CLI::App* add_script_command(CLI::App& app, ScriptOptions& o) {
   s->add_flag("--ns", o.nanosecs, "times in nanoseconds");
   s->add_option("--symfs", o.symfs, "look for files relative to this directory");
   s->add_option("--kallsyms", o.kallsyms, "kallsyms file for the kernel's symbols");
+  s->add_flag("--demangle")->description("demangle C++ symbol names (default)");
   s->add_flag("--no-demangle", o.no_demangle, "do not demangle C++ names");
+  s->add_flag("--demangle-kernel")->description("demangle kernel symbol names");
   // builtin-script.c OPT_BOOLEAN "inline" (symbol_conf.inline_name, true by default).
   s->add_flag("--inline")->description("inline frames in DWARF-unwound call chains (default)");
   s->add_flag("--no-inline")->description("no inline frames in call chains");
   s->add_option("--max-stack", o.max_stack, "call chain entries to show at most");
   s->add_flag("-v,--verbose", o.verbose, "list the binaries looked for, and where");
+  s->add_flag("--reltime", o.config.reltime, "Show time stamps relative to start");
+  s->add_flag("--deltatime", o.config.deltatime, "Show time stamps relative to previous event");
+  s->add_flag("--show-task-events", o.config.show_task_events, "Show the fork/comm/exit events");
+  s->add_flag("--show-mmap-events", o.config.show_mmap_events, "Show the mmap events");
+  s->add_flag("--show-switch-events", o.config.show_switch_events,
+              "Show context switch events (if recorded)");
+  s->add_flag("--show-namespace-events", o.config.show_namespace_events,
+              "Show namespace events (if recorded)");
+  s->add_flag("--show-cgroup-events", o.config.show_cgroup_events,
+              "Show cgroup events (if recorded)");
+  s->add_flag("--show-lost-events", o.config.show_lost_events, "Show lost events (if recorded)");
+  s->add_flag("--show-round-events", o.config.show_round_events, "Show round events (if recorded)");
+  s->add_flag("--show-bpf-events", o.config.show_bpf_events,
+              "Show bpf related events (if recorded)");
+  s->add_flag("--show-text-poke-events", o.config.show_text_poke_events,
+              "Show text poke related events (if recorded)");
+  s->add_option("--switch-on", o.config.switch_on, "Only consider events after this event is found")
+      ->option_text("event");
+  s->add_option("--switch-off", o.config.switch_off,
+                "Stop considering events after this event is found")
+      ->option_text("event");
+  s->add_flag("--show-on-off-events", o.config.show_on_off_events,
+              "Show the --switch-on/off events too");
+  s->add_flag("--show-kernel-path", o.config.show_kernel_path,
+              "Show the path of [kernel.kallsyms]");
+  s->add_flag("--header", o.config.header, "Show data header.");
+  s->add_flag("--header-only", o.config.header_only, "Show only data header.");
+  s->add_flag("-I,--show-info", o.config.show_info,
+              "display extended information from perf.data file");
+  s->add_option("--dsos", o.dsos, "only consider symbols in these DSOs")
+      ->option_text("dso[,dso...]");
+  s->add_option("-S,--symbols", o.symbols, "only consider these symbols")
+      ->option_text("symbol[,symbol...]");
+  s->add_option("--addr-range", o.config.addr_range,
+                "Use with -S to list traced records within address range");
+  s->add_flag("-d,--debug-mode", o.config.debug_mode,
+              "do various checks like samples ordering and lost events");
+  s->add_flag("--per-event-dump", o.config.per_event_dump,
+              "Dump trace output to files named by the monitored events");
+  s->add_flag("--full-source-path", o.full_source_path,
+              "Show full source file name path for source lines");
+  s->add_flag("-f,--force")->description("don't complain, do it");
+  s->add_flag("-a,--all-cpus")->description("system-wide collection from all CPUs");
   return s;
 }
 
 int run_script(const ScriptOptions& o) {
-  ScriptConfig cfg;
+  ScriptConfig cfg = o.config;
   cfg.fields = o.fields;
   cfg.hide_call_graph = o.hide_call_graph;
   cfg.comms = split(o.comms, ",");
@@ -85,6 +136,16 @@ int run_script(const ScriptOptions& o) {
   cfg.symbols.symfs = o.symfs;
   cfg.symbols.kallsyms = o.kallsyms;
   cfg.symbols.demangle = !o.no_demangle;
+  if (cfg.reltime && cfg.deltatime) {
+    fmt::print(stderr,
+               "reltime and deltatime - the two don't get along well. Please limit to --reltime "
+               "or --deltatime.\n");
+    return 255;
+  }
+  cfg.dsos = split(o.dsos, ",");
+  cfg.symbol_filter = split(o.symbols, ",");
+  cfg.input_name = o.input;
+  cfg.symbols.full_source_path = o.full_source_path;
   cfg.symbols.inline_names = o.inline_names;
 
   auto data = PerfData::open(o.input);

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "readperf/output/script_printer.h"
+
 namespace CLI {
 class App;
 }  // namespace CLI
@@ -12,9 +14,9 @@ namespace readperf::cli {
 
 struct ScriptOptions {
   std::string input = "perf.data";
-  std::string buildid_dir;   // the global --buildid-dir
+  std::string buildid_dir;     // the global --buildid-dir
   bool mini_debuginfo = true;  // the global --no-minidebuginfo turns it off
-  bool inline_names = true;  // --inline / --no-inline (the later wins; main.cpp)
+  bool inline_names = true;    // --inline / --no-inline (the later wins; main.cpp)
   std::vector<std::string> fields;
   bool hide_call_graph = false;
   std::string comms, pids, tids, cpu, time;
@@ -23,6 +25,11 @@ struct ScriptOptions {
   bool no_demangle = false;
   unsigned max_stack = 127;
   int verbose = 0;
+  std::string dsos, symbols;
+  // Options bound straight to the printer's configuration (--reltime, --show-*-events,
+  // --header, ...); run_script() fills in the rest.
+  ScriptConfig config;
+  bool full_source_path = false;
 };
 
 // Adds the `script` subcommand, its options stored in `opts`.

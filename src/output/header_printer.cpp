@@ -63,54 +63,81 @@ std::string captured_on(const PerfData& data) {
 // have none: perf_event__process_feature() then neither processes nor prints them).
 bool has_process(uint32_t feature) { return feature != kFeatBranchStack && feature != kFeatStat; }
 
-// Pipe mode: prints each HEADER_FEATURE record as perf processes it.
-class PipeFeaturePrinter : public EventSink {
+// Feeds a PipeFeaturePrinter from a pipe's records.
+class PipeFeatureSink : public EventSink {
  public:
-  PipeFeaturePrinter(const PerfData& data, bool full, OutBuffer& out)
-      : data_(data), full_(full), out_(out) {}
-
-  void on_user_record(const RecordView& r) override {
-    if (done_ || r.type != kRecordHeaderFeature) return;
-    ByteCursor c = r.body(data_.order());
-    // perf has no swap op for HEADER_FEATURE: it reads feat_id as it is (session.c).
-    uint64_t feat = c.u64();
-    if (c.swapped()) feat = bswap(feat);
-    // Past the last feature is the end marker (HEADER_LAST_FEATURE), after which report
-    // --header-only stops; a zero or larger id makes perf fail.
-    if (!c.ok() || feat == kFeatReserved || feat >= kFeatLastFeature6_1) {
-      done_ = true;
-      return;
-    }
-    const uint32_t f = static_cast<uint32_t>(feat);
-    if (!has_process(f)) return;
-    FeatureContext fctx{.swapped = data_.order() == ByteOrder::kSwapped,
-                        .nr_events = data_.events().size()};
-    Status st = parse_feature(f, c.sub(c.remaining()), fctx, env_);
-    if (!st && perf_stops_on_error(f)) {
-      // perf's processing fails here and it stops reading the pipe.
-      done_ = true;
-      return;
-    }
-    PrintContext ctx{.env = env_,
-                     .events = data_.events(),
-                     .order = data_.order(),
-                     .full = full_,
-                     .file_mode = false};
-    print_feature(f, ctx, out_);
-  }
-  bool done() const override { return done_; }
+  explicit PipeFeatureSink(PipeFeaturePrinter& p) : printer_(p) {}
+  void on_user_record(const RecordView& r) override { printer_.on_user_record(r); }
+  bool done() const override { return printer_.done(); }
 
  private:
-  const PerfData& data_;
-  bool full_;
-  OutBuffer& out_;
-  Features env_;
-  bool done_ = false;
+  PipeFeaturePrinter& printer_;
 };
 
 }  // namespace
 
+struct PipeFeaturePrinter::State {
+  const PerfData& data;
+  bool full;
+  OutBuffer& out;
+  Features env;
+  bool done = false;
+};
+
+PipeFeaturePrinter::PipeFeaturePrinter(const PerfData& data, bool full, OutBuffer& out)
+    : state_(new State{data, full, out, {}}) {}
+PipeFeaturePrinter::~PipeFeaturePrinter() = default;
+bool PipeFeaturePrinter::done() const { return state_->done; }
+
+void PipeFeaturePrinter::on_user_record(const RecordView& r) {
+  State& st = *state_;
+  if (st.done || r.type != kRecordHeaderFeature) return;
+  ByteCursor c = r.body(st.data.order());
+  // perf has no swap op for HEADER_FEATURE: it reads feat_id as it is (session.c).
+  uint64_t feat = c.u64();
+  if (c.swapped()) feat = bswap(feat);
+  // Past the last feature is the end marker (HEADER_LAST_FEATURE), after which report
+  // --header-only stops; a zero or larger id makes perf fail.
+  if (!c.ok() || feat == kFeatReserved || feat >= kFeatLastFeature6_1) {
+    st.done = true;
+    return;
+  }
+  const uint32_t f = static_cast<uint32_t>(feat);
+  if (!has_process(f)) return;
+  FeatureContext fctx{.swapped = st.data.order() == ByteOrder::kSwapped,
+                      .nr_events = st.data.events().size()};
+  Status parsed = parse_feature(f, c.sub(c.remaining()), fctx, st.env);
+  if (!parsed && perf_stops_on_error(f)) {
+    // perf's processing fails here and it stops reading the pipe.
+    st.done = true;
+    return;
+  }
+  PrintContext ctx{.env = st.env,
+                   .events = st.data.events(),
+                   .order = st.data.order(),
+                   .full = st.full,
+                   .file_mode = false};
+  print_feature(f, ctx, st.out);
+}
+
 Status run_header(PerfData& data, bool show_info, OutBuffer& out) {
+  print_header_info(data, show_info, out);
+  if (data.kind() != ContainerKind::kPipe) return {};
+  PipeFeaturePrinter printer(data, show_info, out);
+  PipeFeatureSink sink(printer);
+  PerfData::ProcessOptions po;
+  po.ordered = false;
+  po.decode_samples = false;
+  Status st = data.process(sink, po);
+  // perf ignores how processing the pipe ended once its header is printed.
+  if (!st) {
+    out.flush();
+    fmt::print(stderr, "readperf: {}: warning: {}\n", data.path(), st.error().message());
+  }
+  return {};
+}
+
+void print_header_info(const PerfData& data, bool show_info, OutBuffer& out) {
   const FileHeader& h = data.header();
   FileSection d = recorded_data_section(data);
   out.write("# ========\n");
@@ -122,17 +149,7 @@ Status run_header(PerfData& data, bool show_info, OutBuffer& out) {
 
   if (data.kind() == ContainerKind::kPipe) {
     out.write("# ========\n#\n");
-    PipeFeaturePrinter printer(data, show_info, out);
-    PerfData::ProcessOptions po;
-    po.ordered = false;
-    po.decode_samples = false;
-    Status st = data.process(printer, po);
-    // perf ignores how processing the pipe ended once its header is printed.
-    if (!st) {
-      out.flush();
-      fmt::print(stderr, "readperf: {}: warning: {}\n", data.path(), st.error().message());
-    }
-    return {};
+    return;
   }
 
   PrintContext ctx{.env = data.features(),
@@ -148,7 +165,6 @@ Status run_header(PerfData& data, bool show_info, OutBuffer& out) {
     if (!h.features[bit]) out.print("{} ", feature_name(bit));
   }
   out.write("\n# ========\n#\n");
-  return {};
 }
 
 }  // namespace readperf

@@ -4,8 +4,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <ctime>
 
+#include "readperf/analysis/resolver.h"
 #include "readperf/format/perf_abi.h"
 #include "script_internal.h"
 
@@ -47,6 +51,19 @@ Status ScriptFilters::setup(const ScriptConfig& cfg, const PerfData& data) {
       return make_error("Invalid time string");
     }
     has_time_ = true;
+    // time-utils.c perf_time__parse_for_ranges_reltime(): with --reltime the times count from
+    // the first sample (SAMPLE_TIME feature); perf adds it to an open end too.
+    if (cfg.reltime) {
+      const auto& st = data.features().sample_time;
+      if (!st || (st->first == 0 && st->second == 0)) {
+        return make_error(
+            "HINT: no first/last sample time found in perf data.\nPlease use latest perf binary "
+            "to execute 'perf record'\n(if '--buildid-all' is enabled, please set "
+            "'--timestamp-boundary').");
+      }
+      start_ += st->first;
+      end_ += st->first;
+    }
   }
   if (!cfg.cpu_list.empty()) {
     const EventList& events = data.events();
@@ -67,6 +84,24 @@ Status ScriptFilters::setup(const ScriptConfig& cfg, const PerfData& data) {
       cpus_[c] = true;
     }
   }
+  has_dsos_ = !cfg.dsos.empty();
+  dsos_ = cfg.dsos;
+  // symbol.c setup_addrlist(): entries that read whole as hexadecimal numbers are addresses.
+  has_symbols_ = !cfg.symbol_filter.empty();
+  for (const std::string& sym : cfg.symbol_filter) {
+    char* end = nullptr;
+    errno = 0;
+    unsigned long v = std::strtoul(sym.c_str(), &end, 16);
+    bool number = errno == 0 && end != sym.c_str();
+    for (const char* p = end; number && *p; ++p)
+      number = std::isspace(static_cast<unsigned char>(*p));
+    if (number) {
+      addrs_.push_back(v);
+    } else {
+      symbols_.push_back(sym);
+    }
+  }
+  addr_range_ = cfg.addr_range;
   comms_ = cfg.comms;
   pids_ = cfg.pids;
   tids_ = cfg.tids;
@@ -84,6 +119,36 @@ bool ScriptFilters::skip_thread(const Thread& t) const {
   if (!pids_.empty() && std::find(pids_.begin(), pids_.end(), t.pid) == pids_.end()) return true;
   if (!tids_.empty() && std::find(tids_.begin(), tids_.end(), t.tid) == tids_.end()) return true;
   return false;
+}
+
+bool ScriptFilters::skip_dso(const Frame& self) const {
+  if (!has_dsos_) return false;
+  if (!self.map || !self.dso) return true;
+  auto listed = [&](const std::string& n) {
+    return std::find(dsos_.begin(), dsos_.end(), n) != dsos_.end();
+  };
+  return !listed(self.dso->short_name) && !listed(self.dso->long_name);
+}
+
+bool ScriptFilters::skip_symbol(const Frame& self) const {
+  if (!has_symbols_) return false;
+  auto listed = [&](std::string_view n) {
+    return std::find(symbols_.begin(), symbols_.end(), n) != symbols_.end();
+  };
+  if (self.sym) {
+    if (listed(self.sym->name)) return false;
+    // The symbol's start as an address of the sample's map.
+    uint64_t start = self.ip - (self.sym_addr - self.sym->start);
+    if (listed(fmt::format("0x{:x}", start))) return false;
+  }
+  if (self.map) {
+    for (uint64_t a : addrs_) {
+      if (self.ip == a) return false;
+      if (addr_range_ && self.ip >= a && self.ip < a + static_cast<uint64_t>(addr_range_))
+        return false;
+    }
+  }
+  return true;
 }
 
 std::string ScriptFilters::tod(uint64_t time) const {

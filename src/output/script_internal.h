@@ -15,6 +15,7 @@
 namespace readperf {
 
 class Resolver;
+struct Frame;
 
 // The sample filters of builtin-script.c process_sample_event() and machine__resolve():
 // --time, --cpu, --comms/--pids/--tids; and the `tod` field's clock.
@@ -35,6 +36,10 @@ class ScriptFilters {
   }
   // thread.h thread__is_filtered().
   bool skip_thread(const Thread& t) const;
+  // event.c machine__resolve(): --dsos by the sample's DSO (short or long name), -S by its
+  // symbol's name or start address, or by hexadecimal addresses (--addr-range wide).
+  bool skip_dso(const Frame& self) const;
+  bool skip_symbol(const Frame& self) const;
   // builtin-script.c tod_scnprintf() and its trailing space.
   std::string tod(uint64_t time) const;
 
@@ -46,6 +51,12 @@ class ScriptFilters {
   std::vector<std::string> comms_;
   std::vector<int32_t> pids_;
   std::vector<int32_t> tids_;
+  bool has_dsos_ = false;
+  std::vector<std::string> dsos_;
+  bool has_symbols_ = false;
+  std::vector<std::string> symbols_;
+  std::vector<uint64_t> addrs_;
+  int addr_range_ = 0;
   bool clock_ = false;
   uint64_t tod_ns_ = 0;
   uint64_t clockid_ns_ = 0;
@@ -68,13 +79,38 @@ class ScriptStat {
 
   const PerfData& pd_;
   OutBuffer& out_;
-  std::vector<int32_t> threads_;        // THREAD_MAP pids
-  std::vector<int> cpus_;               // CPU_MAP
-  bool scale_ = true;                   // STAT_CONFIG's scale
-  int aggr_mode_ = 1;                   // STAT_CONFIG's aggr_mode (AGGR_GLOBAL)
+  std::vector<int32_t> threads_;             // THREAD_MAP pids
+  std::vector<int> cpus_;                    // CPU_MAP
+  bool scale_ = true;                        // STAT_CONFIG's scale
+  int aggr_mode_ = 1;                        // STAT_CONFIG's aggr_mode (AGGR_GLOBAL)
   std::vector<std::vector<Counts>> counts_;  // by evsel, then cpu_idx * threads + thread_idx
   bool header_printed_ = false;
 };
+
+// builtin-script.c perf_sample__fprintf_start(): what begins each line, for samples and for
+// the side-band records --show-*-events prints. Keeps --reltime's first time and
+// --deltatime's previous one.
+class ScriptLineStart {
+ public:
+  ScriptLineStart(const ScriptConfig& cfg, const ScriptFilters& filters)
+      : cfg_(cfg), filters_(filters) {}
+  // `fields`: the event type's; `comm_unpadded`: the comm is printed as is (a call chain
+  // follows); `record_type`: the record's, for the misc flags of side-band lines.
+  void print(OutBuffer& out, const Sample& s, std::string_view comm, uint64_t fields,
+             bool comm_unpadded, uint32_t record_type);
+
+ private:
+  const ScriptConfig& cfg_;
+  const ScriptFilters& filters_;
+  uint64_t initial_time_ = 0;
+  uint64_t previous_time_ = 0;
+};
+
+// event.c perf_event__fprintf(): "PERF_RECORD_<NAME>" and what perf says of the record.
+void print_record_text(OutBuffer& out, const RecordView& r, ByteOrder order, const Sample& s);
+
+// builtin-script.c perf_sample__fprintf_flags(): the branch flags column ("  %-21s ").
+void print_sample_flags(OutBuffer& out, uint32_t flags);
 
 // mem-events.c perf_script__meminfo_scnprintf() through data_src__fprintf().
 void print_data_src(OutBuffer& out, uint64_t data_src);

@@ -4,6 +4,8 @@
 // process_event(); files of `perf stat record` print their counts at each STAT_ROUND.
 #include "readperf/output/script_printer.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <memory>
 #include <unordered_map>
@@ -12,6 +14,7 @@
 #include "readperf/analysis/resolver.h"
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/event_name.h"
+#include "readperf/output/header_printer.h"
 #include "readperf/output/symbol_sources.h"
 #include "readperf/session/session_builder.h"
 #include "script_fields.h"
@@ -58,25 +61,39 @@ class ScriptSink : public EventSink {
         cfg_(cfg),
         table_(table),
         filters_(f),
-        out_(out),
+        stdout_(out),
+        out_(&out),
         builder_(machine_, pd.order()),
         stat_(pd, out),
-        trace_(pd) {
+        trace_(pd),
+        start_(cfg, f) {
     builder_.begin(pd.features());
+    // builtin-script.c: tool.show_feat_hdr with --header (or -I, the full info).
+    if (pd.kind() == ContainerKind::kPipe && (cfg.header || cfg.show_info)) {
+      features_ = std::make_unique<PipeFeaturePrinter>(pd, cfg.show_info, out);
+    }
     trace_.set_kernel_lookup(
         [this](const Thread& t, uint64_t addr) { return kernel_symbol(resolver(), t, addr); });
     if (pd.features().arch) arch_ = std::string(normalize_arch(*pd.features().arch));
   }
 
   void on_user_record(const RecordView& r) override {
+    sync_pipe_attrs();
+    if (features_) features_->on_user_record(r);
     builder_.on_user_record(r);
     stat_.on_user_record(r);
-    out_.maybe_flush();
+    // process_finished_round_event(): perf_event__fprintf() with nothing before it.
+    if (r.type == kRecordFinishedRound && cfg_.show_round_events) {
+      print_record_text(*out_, r, pd_.order(), Sample{});
+    }
+    out_->maybe_flush();
   }
 
   void on_kernel_record(const RecordView& r, const Sample& s, const Evsel* evsel) override {
+    sync_pipe_attrs();
     if (r.type != kRecordSample) {
-      builder_.apply(r, s);
+      on_side_band(r, s);
+      out_->maybe_flush();
       return;
     }
     if (!evsel) return;
@@ -92,7 +109,110 @@ class ScriptSink : public EventSink {
         deliver_value(s, s.read.one);
       }
     }
-    out_.maybe_flush();
+    out_->maybe_flush();
+  }
+
+  // builtin-script.c __cmd_script(): the tool's handlers of side-band records, which
+  // print them (print_event_with_time) when their --show-*-events asks.
+  void on_side_band(const RecordView& r, const Sample& s) {
+    ByteOrder order = pd_.order();
+    switch (r.type) {
+      case kRecordComm: {
+        builder_.apply(r, s);
+        CommEvent e;
+        if (cfg_.show_task_events && parse_comm(r, order, e))
+          print_side_band(r, s, e.pid, e.tid, 0);
+        return;
+      }
+      case kRecordFork: {
+        builder_.apply(r, s);
+        TaskEvent e;
+        if (cfg_.show_task_events && parse_task(r, order, e))
+          print_side_band(r, s, e.pid, e.tid, e.time);
+        return;
+      }
+      case kRecordExit: {
+        // process_exit_event(): printed before the exit is applied.
+        TaskEvent e;
+        if (cfg_.show_task_events && parse_task(r, order, e))
+          print_side_band(r, s, e.pid, e.tid, e.time);
+        builder_.apply(r, s);
+        return;
+      }
+      case kRecordMmap:
+      case kRecordMmap2: {
+        builder_.apply(r, s);
+        MmapEvent e;
+        if (cfg_.show_mmap_events && parse_mmap(r, order, e))
+          print_side_band(r, s, e.pid, e.tid, 0);
+        return;
+      }
+      case kRecordNamespaces: {
+        builder_.apply(r, s);
+        if (!cfg_.show_namespace_events) return;
+        ByteCursor c = r.body(order);
+        int32_t pid = c.s32();
+        int32_t tid = c.s32();
+        print_side_band(r, s, pid, tid, 0);
+        return;
+      }
+      case kRecordSwitch:
+      case kRecordSwitchCpuWide:
+        builder_.apply(r, s);
+        if (cfg_.show_switch_events) print_side_band(r, s, s.pid, s.tid, 0);
+        return;
+      case kRecordCgroup:
+        builder_.apply(r, s);
+        if (cfg_.show_cgroup_events) print_side_band(r, s, s.pid, s.tid, 0);
+        return;
+      case kRecordLost:
+        if (cfg_.show_lost_events) print_side_band(r, s, s.pid, s.tid, 0);
+        return;
+      case kRecordKsymbol:
+        builder_.apply(r, s);
+        if (cfg_.show_bpf_events || cfg_.show_text_poke_events) {
+          print_side_band(r, s, s.pid, s.tid, 0);
+        }
+        return;
+      case kRecordBpfEvent:
+        if (cfg_.show_bpf_events) print_side_band(r, s, s.pid, s.tid, 0);
+        return;
+      case kRecordTextPoke:
+        if (cfg_.show_text_poke_events) print_side_band(r, s, s.pid, s.tid, 0);
+        return;
+      default:
+        builder_.apply(r, s);
+        return;
+    }
+  }
+
+  // builtin-script.c print_event_with_time(): the line start of the record's event (its
+  // sample_id, or for an event without sample_id_all the record's own pid/tid and `time`
+  // on cpu 0), then the record as perf_event__fprintf() describes it.
+  void print_side_band(const RecordView& r, const Sample& sample, int32_t pid, int32_t tid,
+                       uint64_t time) {
+    const Evsel* evsel = pd_.events().evsel_for_sample_id(sample.id);
+    Sample s = sample;
+    s.misc = r.misc;
+    if (evsel && !evsel->attr.sample_id_all()) {
+      s.cpu = 0;
+      s.time = time;
+      s.pid = pid;
+      s.tid = tid;
+    }
+    if (filters_.skip_cpu(s.cpu)) return;
+    if (evsel) {
+      Thread* t = tid != -1 ? machine_.findnew_thread(pid, tid) : nullptr;
+      std::string_view comm = t ? t->comm_str() : ":-1";
+      const TypeOutput& o = table_.of(evsel->attr);
+      start_.print(*out_, s, comm, o.fields, comm_unpadded(*evsel, o.fields), r.type);
+    }
+    print_record_text(*out_, r, pd_.order(), s);
+  }
+
+  // perf_sample__fprintf_start(): the comm is not padded when a call chain follows it.
+  bool comm_unpadded(const Evsel& evsel, uint64_t fields) const {
+    return (fields & kIp) && (evsel.attr.sample_type & kSampleCallchain) && use_callchain();
   }
 
   // perf_session__check_output_opt(): a file's events are known before its records, so
@@ -101,6 +221,65 @@ class ScriptSink : public EventSink {
     const EventList& events = pd_.events();
     for (size_t i = 0; i < events.size(); ++i) setup_type(events[i]);
     return status_;
+  }
+
+  // util/evswitch.c evswitch__init(): the events named by --switch-on/--switch-off.
+  Status setup_evswitch() {
+    auto find = [&](const std::string& name, const char* which, const Evsel*& out) -> Status {
+      if (name.empty()) return {};
+      const EventList& events = pd_.events();
+      for (size_t i = 0; i < events.size(); ++i) {
+        if (event_name_of(events[i]) == name) {
+          out = &events[i];
+          return {};
+        }
+      }
+      return make_error(fmt::format("ERROR: switch-{} event not found ({})", which, name));
+    };
+    RETURN_IF_ERROR(find(cfg_.switch_on, "on", on_));
+    RETURN_IF_ERROR(find(cfg_.switch_off, "off", off_));
+    discarding_ = on_ != nullptr;
+    return {};
+  }
+
+  // builtin-script.c perf_script__fopen_per_event_dump(): one file per event, named after
+  // the input and the event.
+  Status open_dumps() {
+    if (!cfg_.per_event_dump) return {};
+    const EventList& events = pd_.events();
+    if (dumps_.size() < events.size()) dumps_.resize(events.size());
+    for (size_t i = 0; i < events.size(); ++i) {
+      Dump& d = dumps_[i];
+      if (d.file) continue;
+      d.path = fmt::format("{}.{}.dump", cfg_.input_name, event_name_of(events[i]));
+      d.file = std::fopen(d.path.c_str(), "w");
+      if (!d.file) return make_error("Couldn't create the per event dump files");
+      d.out = std::make_unique<OutBuffer>(d.file);
+    }
+    return {};
+  }
+
+  // perf_script__exit_per_event_dump_stats(): what each file got; -d's count.
+  void finish(FILE* err) {
+    if (cfg_.per_event_dump) {
+      open_dumps();
+      for (Dump& d : dumps_) {
+        if (!d.file) continue;
+        d.out->flush();
+        std::fflush(d.file);
+        struct stat st {};
+        fstat(fileno(d.file), &st);
+        // perf fstat()s its FILE before fclose(): stdio still holds the last partial block
+        // (glibc writes whole st_blksize blocks), which the size it prints leaves out.
+        uint64_t size = static_cast<uint64_t>(st.st_size);
+        if (st.st_blksize > 0) size -= size % static_cast<uint64_t>(st.st_blksize);
+        stdout_.print("[ perf script: Wrote {:.3f} MB {} ({} samples) ]\n",
+                      static_cast<double>(size) / 1024.0 / 1024.0, d.path, d.samples);
+        std::fclose(d.file);
+        d.file = nullptr;
+      }
+    }
+    if (cfg_.debug_mode) fmt::print(err, "Misordered timestamps: {}\n", nr_unordered_);
   }
 
   // Null when no sample was resolved.
@@ -125,6 +304,10 @@ class ScriptSink : public EventSink {
   // first event of each type.
   bool setup_type(const Evsel& evsel) {
     if (!status_) return false;  // perf stops before the first sample then
+    if (pd_.kind() == ContainerKind::kPipe) {
+      sync_pipe_attrs();
+      return static_cast<bool>(status_);
+    }
     int type = output_type(evsel.attr.type);
     if (type_ready_[type]) return true;
     type_ready_[type] = true;
@@ -156,6 +339,47 @@ class ScriptSink : public EventSink {
     return true;
   }
 
+  // Pipe mode: builtin-script.c process_attr() for each event once its HEADER_ATTR has been
+  // read (the reader adds the event after on_user_record(); nothing is printed in between).
+  void sync_pipe_attrs() {
+    if (pd_.kind() != ContainerKind::kPipe) return;
+    const EventList& events = pd_.events();
+    for (; attrs_seen_ < events.size(); ++attrs_seen_) {
+      if (status_) process_attr(events[attrs_seen_]);
+    }
+  }
+
+  // The first event of each type settles its fields: evsel__check_attr(), and with call
+  // chains in any event so far, the ip and sym fields unless -F took them away.
+  void process_attr(const Evsel& evsel) {
+    constexpr uint32_t kPerfTypeMax = 6;
+    constexpr uint32_t kPerfTypeSynth = 0x80000000u;
+    const EventAttr& attr = evsel.attr;
+    if (attr.type >= kPerfTypeMax && attr.type != kPerfTypeSynth) return;
+    const EventList& events = pd_.events();
+    uint64_t combined = 0;
+    for (size_t i = 0; i <= evsel.index && i < events.size(); ++i) {
+      if (i < evsel.index && events[i].attr.type == attr.type) return;
+      combined |= events[i].attr.sample_type;
+    }
+    if (attr.sample_type) {
+      Status st = table_.check_attr(evsel, pd_.header().features[kFeatStat],
+                                    pd_.header().features[kFeatAuxtrace]);
+      if (!st) {
+        status_ = st;
+        return;
+      }
+    }
+    TypeOutput& o = table_[output_type(attr.type)];
+    bool chains = (combined & kSampleCallchain) || (combined & kSampleBranchStack) ||
+                  ((combined & kSampleRegsUser) && (combined & kSampleStackUser));
+    if (!cfg_.hide_call_graph && chains) {
+      if (!(o.user_unset_fields & kIp)) o.fields |= kIp;
+      if (!(o.user_unset_fields & kSym)) o.fields |= kSym;
+    }
+    table_.set_print_ip_opts(attr);
+  }
+
   // The symbols are set up at the first sample: in a pipe the header features (the
   // recorded kernel release among them) come as records before it.
   Resolver& resolver() {
@@ -184,106 +408,91 @@ class ScriptSink : public EventSink {
   // builtin-script.c process_sample_event().
   void process_sample(const Sample& s, const Evsel& evsel, uint64_t period) {
     if (filters_.skip_time(s.time)) return;
+    if (cfg_.debug_mode) {
+      if (s.time < last_timestamp_) {
+        std::fprintf(stderr, "Samples misordered, previous: %llu this: %llu\n",
+                     static_cast<unsigned long long>(last_timestamp_),
+                     static_cast<unsigned long long>(s.time));
+        ++nr_unordered_;
+      }
+      last_timestamp_ = s.time;
+      return;
+    }
     if (filters_.skip_cpu(s.cpu)) return;
     if (!setup_type(evsel)) return;
     const TypeOutput& o = table_.of(evsel.attr);
     bool print_ip = o.fields & kIp;
-    bool chain = print_ip && use_callchain() && s.has_callchain;
+    bool chain = print_ip && use_callchain() && s.has_callchain && !unwind_refused(s, evsel);
     const ResolvedSample& rs = resolver().resolve(s, &evsel, chain);
     if (filters_.skip_thread(*rs.thread)) return;
+    if (filters_.skip_dso(rs.self) || filters_.skip_symbol(rs.self)) return;
+    if (evswitch_discard(evsel)) return;
     if (o.fields == 0) return;
+    out_ = &out_for(evsel);
     print_event(s, evsel, o, rs, period, chain);
+    out_ = &stdout_;
   }
 
-  // builtin-script.c perf_sample__fprintf_start().
-  void print_start(const Sample& s, const Evsel& evsel, uint64_t f, const ResolvedSample& rs) {
-    if (f & kComm) {
-      if ((f & kIp) && (evsel.attr.sample_type & kSampleCallchain) && use_callchain()) {
-        out_.write(rs.comm);  // "{} "
-        out_.put(' ');
-      } else {
-        out_.padded(rs.comm, 16);  // "{:>16} "
-        out_.put(' ');
-      }
+  // unwind-libunwind-local.c _unwind__get_entries(): with --max-stack 0 the DWARF unwinding
+  // of a sample with a user stack copy fails (-EINVAL), and perf prints the sample as one
+  // without a call chain.
+  bool unwind_refused(const Sample& s, const Evsel& evsel) const {
+    constexpr uint64_t kBoth = kSampleRegsUser | kSampleStackUser;
+    return cfg_.max_stack == 0 && (evsel.attr.sample_type & kBoth) == kBoth &&
+           !s.user_regs.regs.empty() && s.user_stack_size != 0 &&
+           unwinds_user_stacks(pd_.features().arch);
+  }
+
+  // util/evswitch.c evswitch__discard(): nothing before the --switch-on event's first sample,
+  // nothing after the --switch-off event's (until the next --switch-on one); those samples
+  // themselves only with --show-on-off-events.
+  bool evswitch_discard(const Evsel& evsel) {
+    if (on_ && discarding_) {
+      if (on_ != &evsel) return true;
+      discarding_ = false;
+      return !cfg_.show_on_off_events;
     }
-    if ((f & kPid) && (f & kTid)) {
-      out_.dec(s.pid, 5);  // "{:5}/{:<5} "
-      out_.put('/');
-      out_.dec(s.tid, 5, /*left=*/true);
-      out_.put(' ');
-    } else if (f & kPid) {
-      out_.dec(s.pid, 5);  // "{:5} "
-      out_.put(' ');
-    } else if (f & kTid) {
-      out_.dec(s.tid, 5);  // "{:5} "
-      out_.put(' ');
+    if (off_ && !discarding_) {
+      if (off_ != &evsel) return false;
+      discarding_ = true;
+      return !cfg_.show_on_off_events;
     }
-    if (f & kCpu) {
-      int32_t cpu = static_cast<int32_t>(s.cpu);
-      if (cpu >= 0) {
-        out_.put('[');  // "[{:03}] "
-        out_.dec0(static_cast<uint64_t>(cpu), 3);
-        out_.write("] ");
-      } else {
-        out_.print("[{:03}] ", cpu);
-      }
-    }
-    if (f & kMisc) {
-      int n = 0;
-      auto flag = [&](char c) {
-        out_.put(c);
-        ++n;
-      };
-      // perf's has(m) tests the bits of m in misc, so a GUEST_USER (5) sample also shows
-      // as KERNEL (1) and GUEST_KERNEL (4).
-      auto has = [&](uint16_t m) { return (s.misc & m) == m; };
-      if (has(kMiscKernel)) flag('K');
-      if (has(kMiscUser)) flag('U');
-      if (has(kMiscHypervisor)) flag('H');
-      if (has(kMiscGuestKernel)) flag('G');
-      if (has(kMiscGuestUser)) flag('g');
-      out_.print("{:>{}}", " ", std::max(6 - n, 1));
-    }
-    if (f & kTod) out_.write(filters_.tod(s.time));
-    if (f & kTime) {
-      uint64_t secs = s.time / 1000000000ull;
-      uint64_t nsecs = s.time - secs * 1000000000ull;
-      if (cfg_.nanosecs) {
-        out_.dec(secs, 5);  // "{:5}.{:09}: "
-        out_.put('.');
-        out_.dec0(nsecs, 9);
-        out_.write(": ");
-      } else {
-        // time-utils.c timestamp__scnprintf_usec() in "%12s": "{}.{:06}" right-aligned.
-        uint64_t usecs = nsecs / 1000;
-        size_t digits = 1;
-        for (uint64_t v = secs; v >= 10; v /= 10) ++digits;
-        out_.pad(' ', digits + 7, 12);
-        out_.dec(secs);
-        out_.put('.');
-        size_t usec_digits = 1;
-        for (uint64_t v = usecs; v >= 10; v /= 10) ++usec_digits;
-        out_.pad('0', usec_digits, 6);
-        out_.dec(usecs);
-        out_.write(": ");
-      }
-    }
+    return false;
+  }
+
+  // --per-event-dump: the event's INPUT.EVENT.dump (builtin-script.c evsel_script__new()),
+  // else standard output.
+  OutBuffer& out_for(const Evsel& evsel) {
+    if (dumps_.size() <= evsel.index) dumps_.resize(evsel.index + 1);
+    Dump& d = dumps_[evsel.index];
+    ++d.samples;
+    if (!cfg_.per_event_dump) return stdout_;
+    if (!d.out && !open_dumps()) return stdout_;  // a pipe's events come as records
+    return *d.out;
   }
 
   // __symbol__fprintf_symname_offs() and map__fprintf_dsoname() for one frame.
   void print_sym(const Frame& fr, unsigned opts) {
-    out_.put(' ');
-    out_.write(fr.symbol_name());
+    out_->put(' ');
+    out_->write(fr.symbol_name());
     if (fr.sym && (opts & kPrintSymoffset)) {
-      out_.write("+0x");  // "+{:#x}"
-      out_.hex(fr.symoff());
+      out_->write("+0x");  // "+{:#x}"
+      out_->hex(fr.symoff());
     }
   }
 
+  // map__fprintf_dsoname(): --show-kernel-path prints every DSO by its long name.
+  std::string_view dso_name(const Frame& fr) const {
+    if (cfg_.show_kernel_path && fr.map && fr.dso && !fr.dso->long_name.empty()) {
+      return fr.dso->long_name;
+    }
+    return fr.dso_name();
+  }
+
   void print_dso(std::string_view name) {  // " ({})"
-    out_.write(" (");
-    out_.write(name);
-    out_.put(')');
+    out_->write(" (");
+    out_->write(name);
+    out_->put(')');
   }
 
   // evsel_fprintf.c sample__fprintf_sym() / sample__fprintf_callchain().
@@ -291,40 +500,40 @@ class ScriptSink : public EventSink {
     if (chain) {
       for (const Frame& fr : rs.callchain) {
         if (opts & kPrintIp) {
-          out_.put('\t');  // "\t{:16x}"
-          out_.hex(fr.chain_ip(), 16, ' ');
+          out_->put('\t');  // "\t{:16x}"
+          out_->hex(fr.chain_ip(), 16, ' ');
         }
         if (opts & kPrintSym) print_sym(fr, opts);
-        if ((opts & kPrintDso) && !fr.inlined) print_dso(fr.dso_name());
+        if ((opts & kPrintDso) && !fr.inlined) print_dso(dso_name(fr));
         if (opts & kPrintSrcline) print_srcline(fr);
-        if (fr.inlined) out_.write(" (inlined)");
-        out_.put('\n');
+        if (fr.inlined) out_->write(" (inlined)");
+        out_->put('\n');
       }
       return;
     }
-    if (opts & kPrintIp) out_.hex(s.ip, 16, ' ');  // "{:16x}"
+    if (opts & kPrintIp) out_->hex(s.ip, 16, ' ');  // "{:16x}"
     if (opts & kPrintSym) print_sym(rs.self, opts);
-    if (opts & kPrintDso) print_dso(rs.self.dso_name());
+    if (opts & kPrintDso) print_dso(dso_name(rs.self));
     if (opts & kPrintSrcline) print_srcline(rs.self);
   }
 
   void print_srcline(const Frame& fr) {  // "\n  {}"
     std::string_view s = resolver().script_srcline(fr);
     if (s.empty()) return;
-    out_.write("\n  ");
-    out_.write(s);
+    out_->write("\n  ");
+    out_->write(s);
   }
 
   void print_regs(const RegsDump& regs, uint64_t mask) {
     // builtin-script.c perf_sample__fprintf_regs().
     if (regs.regs.empty()) return;
-    out_.print(" ABI:{} ", regs.abi);
+    out_->print(" ABI:{} ", regs.abi);
     size_t i = 0;
     for (unsigned r = 0; r < 64; ++r) {
       if (!(mask & (1ull << r))) continue;
       uint64_t v = i < regs.regs.size() ? regs.regs[i] : 0;
       ++i;
-      out_.print("{:>5}:{:#x} ", perf_reg_name(r, arch_), v);
+      out_->print("{:>5}:{:#x} ", perf_reg_name(r, arch_), v);
     }
   }
 
@@ -332,43 +541,45 @@ class ScriptSink : public EventSink {
   void print_event(const Sample& s, const Evsel& evsel, const TypeOutput& o,
                    const ResolvedSample& rs, uint64_t period, bool chain) {
     uint64_t f = o.fields;
-    print_start(s, evsel, f, rs);
+    start_.print(*out_, s, rs.comm, f, comm_unpadded(evsel, f), kRecordSample);
     if (f & kPeriod) {
-      out_.dec(period, 10);  // "{:10} "
-      out_.put(' ');
+      out_->dec(period, 10);  // "{:10} "
+      out_->put(' ');
     }
     if (f & kEvname) {
       if (!name_width_) name_width_ = max_name_len();
       const std::string& name = event_name_of(evsel);
-      out_.padded(name, name_width_);  // "{:>{}}: "
-      out_.write(": ");
+      out_->padded(name, name_width_);  // "{:>{}}: "
+      out_->write(": ");
     }
-    if ((f & kTrace) && s.raw_size) trace_.print(s, evsel, *rs.thread, out_);
+    // Only samples synthesized from AUX data carry branch flags (perf_sample.flags).
+    if (table_.print_flags()) print_sample_flags(*out_, 0);
+    if ((f & kTrace) && s.raw_size) trace_.print(s, evsel, *rs.thread, *out_);
     if (f & kAddr) {
-      out_.print("{:16x}", s.addr);
+      out_->print("{:16x}", s.addr);
       if (addr_correlates_sym(evsel.attr)) {
         Frame fr = resolver().resolve_addr_fb(*rs.thread, s.cpumode(), s.addr);
         if (f & kSym) {
-          out_.put(' ');
-          out_.write(fr.symbol_name());
-          if (fr.sym && (f & kSymoffset)) out_.print("+{:#x}", fr.symoff());
+          out_->put(' ');
+          out_->write(fr.symbol_name());
+          if (fr.sym && (f & kSymoffset)) out_->print("+{:#x}", fr.symoff());
         }
-        if (f & kDso) out_.print(" ({})", fr.dso_name());
+        if (f & kDso) out_->print(" ({})", dso_name(fr));
       }
     }
-    if (f & kDataSrc) print_data_src(out_, s.data_src);
-    if (f & kWeight) out_.print("{:16}", s.weight);
-    if (f & kInsLat) out_.print("{:16}", s.ins_lat);
+    if (f & kDataSrc) print_data_src(*out_, s.data_src);
+    if (f & kWeight) out_->print("{:16}", s.weight);
+    if (f & kInsLat) out_->print("{:16}", s.ins_lat);
     if (f & kIp) {
-      out_.put(chain ? '\n' : ' ');
+      out_->put(chain ? '\n' : ' ');
       print_ip(s, rs, o.print_ip_opts, chain);
     }
     if (f & kIregs) print_regs(s.intr_regs, evsel.attr.sample_regs_intr);
     if (f & kUregs) print_regs(s.user_regs, evsel.attr.sample_regs_user);
-    if (f & kPhysAddr) out_.print("{:16x}", s.phys_addr);
-    if (f & kDataPageSize) print_page_size(out_, s.data_page_size);
-    if (f & kCodePageSize) print_page_size(out_, s.code_page_size);
-    out_.put('\n');
+    if (f & kPhysAddr) out_->print("{:16x}", s.phys_addr);
+    if (f & kDataPageSize) print_page_size(*out_, s.data_page_size);
+    if (f & kCodePageSize) print_page_size(*out_, s.code_page_size);
+    out_->put('\n');
   }
 
   const std::string& event_name_of(const Evsel& evsel) {
@@ -391,22 +602,48 @@ class ScriptSink : public EventSink {
   const ScriptConfig& cfg_;
   OutputTable& table_;
   const ScriptFilters& filters_;
-  OutBuffer& out_;
+  OutBuffer& stdout_;  // side-band records, and samples without --per-event-dump
+  OutBuffer* out_;     // where the line being printed goes
   Machine machine_;
   SessionBuilder builder_;
   std::unique_ptr<SymbolCache> symbols_;
   std::unique_ptr<Resolver> resolver_;
   ScriptStat stat_;
   ScriptTrace trace_;
+  ScriptLineStart start_;
   std::string arch_ = "x86";
   bool type_ready_[kOutputTypes] = {};
+  size_t attrs_seen_ = 0;  // pipe mode: events process_attr() has seen
+  // Pipe mode with --header or -I: the HEADER_FEATURE records as they come.
+  std::unique_ptr<PipeFeaturePrinter> features_;
   int name_width_ = 0;
   std::vector<std::string> names_;
   std::unordered_map<uint64_t, uint64_t> counter_values_;
   Status status_;
+  // --switch-on/--switch-off.
+  const Evsel* on_ = nullptr;
+  const Evsel* off_ = nullptr;
+  bool discarding_ = false;
+  // -d/--debug-mode.
+  uint64_t last_timestamp_ = 0;
+  uint64_t nr_unordered_ = 0;
+  // Per event: its samples printed and, with --per-event-dump, its file.
+  struct Dump {
+    std::string path;
+    FILE* file = nullptr;
+    std::unique_ptr<OutBuffer> out;
+    uint64_t samples = 0;
+  };
+  std::vector<Dump> dumps_;
 };
 
 }  // namespace
+
+Status check_script_fields(std::string_view arg) {
+  OutputTable table;
+  std::string warnings;
+  return table.parse(arg, warnings);
+}
 
 Status run_script(PerfData& data, const ScriptConfig& config, OutBuffer& out, FILE* err) {
   OutputTable table;
@@ -422,12 +659,26 @@ Status run_script(PerfData& data, const ScriptConfig& config, OutBuffer& out, FI
   ScriptFilters filters;
   RETURN_IF_ERROR(filters.setup(config, data));
 
-  // session.c __perf_session__new(): without sample_id_all perf cannot order by time.
+  // builtin-script.c cmd_script(): --header and --header-only print perf_session__fprintf_info()
+  // first.
+  if (config.header || config.header_only) {
+    print_header_info(data, config.show_info, out);
+    if (config.header_only) {
+      out.flush();
+      return {};
+    }
+  }
+  // session.c __perf_session__new(): without sample_id_all perf cannot order by time;
+  // --show-round-events turns the ordering off.
   PerfData::ProcessOptions po;
-  po.ordered = data.kind() == ContainerKind::kPipe || data.events().sample_id_all();
+  po.ordered = (data.kind() == ContainerKind::kPipe || data.events().sample_id_all()) &&
+               !config.show_round_events;
   ScriptSink sink(data, config, table, filters, out);
   if (data.kind() != ContainerKind::kPipe) RETURN_IF_ERROR(sink.check_output());
+  RETURN_IF_ERROR(sink.setup_evswitch());
+  RETURN_IF_ERROR(sink.open_dumps());
   Status st = data.process(sink, po);
+  sink.finish(err);
   out.flush();
   if (config.verbose && sink.used_resolver()) print_symbol_sources(*sink.used_resolver(), err);
   if (!sink.status()) return sink.status();

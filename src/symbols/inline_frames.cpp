@@ -343,12 +343,16 @@ const std::vector<InlineRecord>& InlineFrames::lookup(const std::string& path, u
         files && call_file < nfiles ? dwarf_filesrc(files, call_file, nullptr, nullptr) : nullptr;
     out.push_back({naming(funcs[i + 1]).name, cf ? cf : "??", static_cast<uint32_t>(call_line)});
   }
-  for (InlineRecord& r : out) {
-    std::string_view f = r.file;
-    if (size_t slash = f.rfind('/'); slash != std::string_view::npos) f.remove_prefix(slash + 1);
-    r.srcline = std::string(f) + ":" + std::to_string(r.line);
-  }
+  for (InlineRecord& r : out) r.srcline = srcline_from_fileline(r.file, r.line, full_source_path_);
   return out;
+}
+
+std::string srcline_from_fileline(std::string_view file, uint32_t line, bool full_path) {
+  if (!full_path) {
+    size_t slash = file.rfind('/');
+    if (slash != std::string_view::npos && slash + 1 < file.size()) file.remove_prefix(slash + 1);
+  }
+  return std::string(file) + ":" + std::to_string(line);
 }
 
 }  // namespace readperf

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "readperf/format/error.h"
@@ -40,11 +41,50 @@ struct ScriptConfig {
   bool nanosecs = false;
   // --max-stack (scripting_max_stack).
   uint32_t max_stack = 127;
+  // --reltime / --deltatime: times relative to the first printed event / the previous one.
+  bool reltime = false;
+  bool deltatime = false;
+  // --show-*-events: the side-band records printed between the samples (builtin-script.c
+  // __cmd_script's tool overrides). --show-round-events also turns time ordering off.
+  bool show_task_events = false;
+  bool show_mmap_events = false;
+  bool show_switch_events = false;
+  bool show_namespace_events = false;
+  bool show_cgroup_events = false;
+  bool show_lost_events = false;
+  bool show_round_events = false;
+  bool show_bpf_events = false;
+  bool show_text_poke_events = false;
+  // --switch-on / --switch-off EVENT and --show-on-off-events (util/evswitch.c).
+  std::string switch_on, switch_off;
+  bool show_on_off_events = false;
+  // --show-kernel-path: DSOs by their long names (map__fprintf_dsoname).
+  bool show_kernel_path = false;
+  // --header / --header-only / -I: perf_session__fprintf_info() before the samples (or
+  // alone); -I also prints the full feature info of a pipe's HEADER_FEATURE records.
+  bool header = false;
+  bool header_only = false;
+  bool show_info = false;
+  // --dsos, -S/--symbols (symbol_conf.dso_list, sym_list): samples elsewhere are not printed.
+  std::vector<std::string> dsos;
+  std::vector<std::string> symbol_filter;
+  // --addr-range: -S addresses match this many bytes from them.
+  int addr_range = 0;
+  // -d/--debug-mode: check the samples' time order instead of printing them.
+  bool debug_mode = false;
+  // --per-event-dump: each event's lines go to INPUT.EVENT.dump instead.
+  bool per_event_dump = false;
+  std::string input_name = "perf.data";
+
   SymbolConfig symbols;
   // -v: after the samples, on `err`, which binaries were looked for, where, and what was
   // missing.
   int verbose = 0;
 };
+
+// Whether one -F argument is one perf accepts (builtin-script.c parse_output_fields()); the
+// error is perf's message. Warnings are left to run_script().
+Status check_script_fields(std::string_view arg);
 
 // Prints the script output of `data` to `out`; warnings and --verbose go to `err`.
 Status run_script(PerfData& data, const ScriptConfig& config, OutBuffer& out, FILE* err);

@@ -20,7 +20,8 @@ struct InlineRecord {
   std::string function;  // "??" when DWARF names none
   std::string file;      // the source file of the line this record stands at
   uint32_t line = 0;
-  // srcline.c srcline_from_fileline(): "basename:line", what perf shows for this record.
+  // srcline.c srcline_from_fileline(): "basename:line", what perf shows for this record
+  // ("path:line" with full source paths).
   std::string srcline;
 };
 
@@ -36,6 +37,10 @@ class InlineFrames {
  public:
   InlineFrames();
   ~InlineFrames();
+  // srcline.c srcline_full_filename: records' srclines keep the whole path (set before the
+  // first lookup).
+  void set_full_source_path(bool on) { full_source_path_ = on; }
+  bool full_source_path() const { return full_source_path_; }
   InlineFrames(const InlineFrames&) = delete;
   InlineFrames& operator=(const InlineFrames&) = delete;
 
@@ -57,6 +62,11 @@ class InlineFrames {
   struct Naming;
   File* file(const std::string& path);
   std::unordered_map<std::string, std::unique_ptr<File>> files_;
+  bool full_source_path_ = false;
 };
+
+// srcline.c srcline_from_fileline(): "FILE:LINE" with FILE cut to its base name (unless it
+// ends in '/') or kept whole.
+std::string srcline_from_fileline(std::string_view file, uint32_t line, bool full_path);
 
 }  // namespace readperf

@@ -21,6 +21,9 @@ struct SymbolConfig {
   // --inline/--no-inline, on by default). perf 6.1 appends them in unwind_entry() only:
   // frame-pointer and LBR chains never get them, with or without --inline.
   bool inline_names = true;
+  // --full-source-path (srcline.c srcline_full_filename): srclines name the whole path of
+  // their source file, not its base name.
+  bool full_source_path = false;
   // A binary with no .symtab anywhere gets the local function symbols of its MiniDebugInfo
   // (.gnu_debugdata) on top of .dynsym. perf 6.1 does not read it, so on such binaries (Fedora's,
   // RHEL's) it names fewer functions than readperf: --no-minidebuginfo prints what perf prints.
