@@ -18,6 +18,7 @@ packages=(
   libdebuginfod-dev debuginfod             # symbols from debuginfod servers, and one for the tests
   zstd                                     # the symbol-archive tests list archives with tar --zstd
   liblzma-dev                              # symbols: MiniDebugInfo (.gnu_debugdata)
+  libzydis-dev                             # script's insn field: x86 instruction lengths
   libsqlite3-dev sqlite3                   # export --format sqlite, and its tests' queries
   libbabeltrace-dev babeltrace2            # data convert --to-ctf (perf's CTF writer), its tests' reader
   libgtest-dev libgmock-dev libbenchmark-dev  # tests and benchmarks

@@ -124,6 +124,19 @@ void Resolver::unwind_user(const Thread& t, const Sample& s) {
   std::copy(reordered_.begin(), reordered_.end(), result_.callchain.begin() + first);
 }
 
+size_t Resolver::read_code(const Thread& t, uint64_t ip, uint8_t* out, size_t len, bool* is_64bit) {
+  // machine__kernel_ip() picks the cpumode to look the address up in.
+  uint8_t cpumode = ip >= options_.kernel_start ? kMiscKernel : kMiscUser;
+  char level = 0;
+  const Map* m = machine_.find_map(t, cpumode, ip, &level);
+  if (!m || !m->dso || m->dso->space != DsoSpace::kUser) return 0;
+  const DsoSymbols* ds = user_symbols(*m);
+  const CfiFile* file = ds && !ds->runtime_path.empty() ? cfi_.get(ds->runtime_path) : nullptr;
+  if (!file) return 0;
+  *is_64bit = file->is_64bit();
+  return file->read_bytes(m->map_ip(ip), out, len);
+}
+
 void Resolver::append_unwound(const Thread& t, uint64_t ip) {
   // unwind-libunwind-local.c entry(): thread__find_symbol() in user mode.
   Frame f = resolve_addr(t, kMiscUser, ip);

@@ -22,9 +22,11 @@ CLI::App* add_export_command(CLI::App& app, ExportOptions& o) {
                 "collapsed: folded stacks (stackcollapse-perf.pl); sqlite: a database shaped "
                 "as perf's export-to-sqlite.py (-o FILE.db); pprof: gzipped profile.proto; "
                 "speedscope: speedscope JSON; chrome: Chrome trace-event JSON (Perfetto UI); "
+                "gecko: Firefox Profiler (Gecko profile JSON); "
                 "perf-json: perf data convert --to-json's JSON")
       ->required()
-      ->check(CLI::IsMember({"collapsed", "sqlite", "pprof", "speedscope", "chrome", "perf-json"}));
+      ->check(CLI::IsMember(
+          {"collapsed", "sqlite", "pprof", "speedscope", "chrome", "gecko", "perf-json"}));
   e->add_option("-i,--input", o.input, "input file, - for standard input")->capture_default_str();
   e->add_option("-o,--output", o.output, "output file, - for standard output")
       ->capture_default_str();
@@ -36,6 +38,8 @@ CLI::App* add_export_command(CLI::App& app, ExportOptions& o) {
   e->add_option("--event,--event-filter", o.event,
                 "only this event, as perf script names it (default: the first one seen)");
   e->add_flag("--count", o.count, "count samples instead of summing their periods");
+  e->add_flag("--srcline", o.srcline,
+              "gecko: the source line of every frame (inline frames always have theirs)");
   e->add_option("--symfs", o.symfs, "look for files relative to this directory");
   e->add_option("--kallsyms", o.kallsyms, "kallsyms file for the kernel's symbols");
   e->add_flag("--no-demangle", o.no_demangle, "do not demangle C++ names");

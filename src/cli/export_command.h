@@ -16,12 +16,13 @@ struct ExportOptions {
   std::string input = "perf.data";
   std::string output = "-";
   std::string format;
-  std::string buildid_dir;  // the global --buildid-dir
+  std::string buildid_dir;     // the global --buildid-dir
   bool mini_debuginfo = true;  // the global --no-minidebuginfo turns it off
   std::string event;
   std::string symfs, kallsyms;
   bool pid = false, tid = false, kernel = false, jit = false, addrs = false;
   bool count = false;
+  bool srcline = false;  // gecko: every frame's source line
   bool no_demangle = false;
   unsigned max_stack = 127;
 };

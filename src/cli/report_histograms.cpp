@@ -14,6 +14,7 @@
 #include "readperf/output/report_printer.h"
 #include "readperf/output/symbol_sources.h"
 #include "report_command.h"
+#include "report_tip.h"
 
 namespace readperf::cli {
 
@@ -232,8 +233,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     sections.push_back({event_name(pd.events()[i]), h});
   }
   print_report(sections, data->total_lost_samples, po, out);
-  // The "# (Tip: ...)" perf prints between these two lines is left out.
-  out.write("#\n#\n");
+  out.print("#\n# ({})\n#\n", random_tip());
   out.flush();
   return 0;
 }

@@ -27,6 +27,7 @@ body { font: 12px Verdana, sans-serif; margin: 10px; background: #fafafa; color:
 .f.hit { background: rgb(230, 0, 230) !important; color: #fff; }
 #info { min-height: 16px; margin-top: 6px; font-family: monospace; white-space: pre; }
 #legend { color: #555; }
+#viewers { margin-top: 10px; color: #555; }
 </style></head>
 <body>
 <div id="bar"><h1 id="title"></h1>
@@ -36,6 +37,13 @@ body { font: 12px Verdana, sans-serif; margin: 10px; background: #fafafa; color:
 <span id="matched"></span><span id="legend"></span></div>
 <div id="chart"></div>
 <div id="info">Click a frame to zoom, search to highlight.</div>
+<div id="viewers">The same recording in other viewers:
+<a href="https://profiler.firefox.com/" target="_blank" rel="noopener">Firefox Profiler</a>
+(<code>readperf export --format gecko -o out.json</code>, then "Load a profile from file"),
+<a href="https://www.speedscope.app/" target="_blank" rel="noopener">speedscope</a>
+(<code>--format speedscope</code>),
+<a href="https://ui.perfetto.dev/" target="_blank" rel="noopener">Perfetto UI</a>
+(<code>--format chrome</code>), pprof (<code>--format pprof</code>).</div>
 <script id="data" type="application/json">)HTML";
 
 inline constexpr const char* kPageTail = R"HTML(</script>

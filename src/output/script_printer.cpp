@@ -5,6 +5,7 @@
 #include "readperf/output/script_printer.h"
 
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
 #include <algorithm>
 #include <memory>
@@ -17,6 +18,7 @@
 #include "readperf/output/header_printer.h"
 #include "readperf/output/symbol_sources.h"
 #include "readperf/session/session_builder.h"
+#include "readperf/symbols/x86_insn.h"
 #include "script_fields.h"
 #include "script_internal.h"
 #include "script_trace.h"
@@ -75,6 +77,16 @@ class ScriptSink : public EventSink {
     trace_.set_kernel_lookup(
         [this](const Thread& t, uint64_t addr) { return kernel_symbol(resolver(), t, addr); });
     if (pd.features().arch) arch_ = std::string(normalize_arch(*pd.features().arch));
+    // cmd_script(): a pipe is taken to be of this machine; a file is when its ARCH is this
+    // machine's (x86_64 also runs i386). Only x86 has arch_fetch_insn().
+    struct utsname uts {};
+    uname(&uts);
+    const std::optional<std::string>& arch = pd.features().arch;
+    bool native = pd.kind() == ContainerKind::kPipe ||
+                  (arch && (*arch == uts.machine ||
+                            (std::string_view(uts.machine) == "x86_64" && *arch == "i386")));
+    native_arch_ = native && (std::string_view(uts.machine) == "x86_64" ||
+                              std::string_view(uts.machine).ends_with("86"));
   }
 
   void on_user_record(const RecordView& r) override {
@@ -537,6 +549,24 @@ class ScriptSink : public EventSink {
     }
   }
 
+  // builtin-script.c perf_sample__fprintf_insn() after script_fetch_insn(): the bytes of
+  // the instruction at the sample's ip, read from the binary when the recording is of this
+  // machine's architecture (native_arch), with their length.
+  void print_insn(const Sample& s, const Thread& thread, uint64_t f) {
+    uint8_t code[16];  // perf's MAX_INSN
+    int len = 0;
+    if (native_arch_ && s.ip) {
+      bool is_64bit = false;
+      size_t n = resolver().read_code(thread, s.ip, code, sizeof code, &is_64bit);
+      if (n) len = x86_insn_length(code, n, is_64bit);
+    }
+    if (f & kInsnlen) out_->print(" ilen: {}", len);
+    if ((f & kInsn) && len) {
+      out_->write(" insn:");
+      for (int i = 0; i < len; ++i) out_->print(" {:02x}", code[i]);
+    }
+  }
+
   // builtin-script.c process_event().
   void print_event(const Sample& s, const Evsel& evsel, const TypeOutput& o,
                    const ResolvedSample& rs, uint64_t period, bool chain) {
@@ -576,6 +606,7 @@ class ScriptSink : public EventSink {
     }
     if (f & kIregs) print_regs(s.intr_regs, evsel.attr.sample_regs_intr);
     if (f & kUregs) print_regs(s.user_regs, evsel.attr.sample_regs_user);
+    if (f & (kInsn | kInsnlen)) print_insn(s, *rs.thread, f);
     if (f & kPhysAddr) out_->print("{:16x}", s.phys_addr);
     if (f & kDataPageSize) print_page_size(*out_, s.data_page_size);
     if (f & kCodePageSize) print_page_size(*out_, s.code_page_size);
@@ -612,6 +643,7 @@ class ScriptSink : public EventSink {
   ScriptTrace trace_;
   ScriptLineStart start_;
   std::string arch_ = "x86";
+  bool native_arch_ = false;
   bool type_ready_[kOutputTypes] = {};
   size_t attrs_seen_ = 0;  // pipe mode: events process_attr() has seen
   // Pipe mode with --header or -I: the HEADER_FEATURE records as they come.

@@ -7,6 +7,7 @@
 #include <libelf.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "readperf/symbols/symbol_files.h"
@@ -26,6 +27,7 @@ struct CfiFile::Impl {
   };
   std::vector<Load> loads;
   uint16_t type = 0;
+  bool is_64bit = false;
   bool eh_frame_hdr = false;
   bool debug_frame_section = false;
 
@@ -49,6 +51,7 @@ std::unique_ptr<CfiFile> CfiFile::open(const std::string& path) {
   if (!impl->elf || elf_kind(impl->elf) != ELF_K_ELF) return nullptr;
   GElf_Ehdr ehdr;
   if (gelf_getehdr(impl->elf, &ehdr)) impl->type = ehdr.e_type;
+  impl->is_64bit = gelf_getclass(impl->elf) == ELFCLASS64;
   impl->image = elf_rawfile(impl->elf, &impl->image_size);
   size_t phnum = 0;
   if (elf_getphdrnum(impl->elf, &phnum) == 0) {
@@ -103,6 +106,15 @@ bool CfiFile::read_word(uint64_t offset, uint64_t* value) const {
   std::memcpy(value, impl_->image + offset, 8);
   return true;
 }
+
+size_t CfiFile::read_bytes(uint64_t offset, uint8_t* out, size_t len) const {
+  if (!impl_->image || offset >= impl_->image_size) return 0;
+  size_t n = std::min<size_t>(len, impl_->image_size - offset);
+  std::memcpy(out, impl_->image + offset, n);
+  return n;
+}
+
+bool CfiFile::is_64bit() const { return impl_->is_64bit; }
 
 const CfiFile* UnwindCfiCache::get(const std::string& path) {
   auto it = files_.find(path);

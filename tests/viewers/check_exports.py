@@ -5,7 +5,7 @@ usage: check_exports.py --readperf BIN --case DIR --format FORMAT [--keep OUT]
 
 With --browser the flame graph page is also opened in headless Chromium
 (flamegraph_browser.mjs), and --diff-self checks a differential page against the same file.
-FORMAT is pprof, speedscope, chrome or flamegraph. For each event, `report --stdio -n` gives
+FORMAT is pprof, speedscope, chrome, gecko or flamegraph. For each event, `report --stdio -n` gives
 the number of samples and the event count (the sum of the periods); the export must carry the
 same totals:
   pprof       decoded with `protoc --decode` against tests/data/pprof/profile.proto: the
@@ -17,11 +17,19 @@ same totals:
   chrome      the `sample` instant events add up to the flame-charted event's samples and
               periods, tracepoint events are one instant event per sample; each E closes the B
               of the same name on its thread, in time order.
+  gecko       valid against gecko-profile.schema.json (written from the Firefox Profiler's
+              importer types; ajv, `npm ci` in tests/viewers), every table index in range,
+              sample times in order; the drawn event's samples per thread equal `report --sort
+              pid`'s, its weights (threadCPUDelta) per leaf function equal the period `csv`'s
+              results.csv gives each function (unresolved addresses together), and each
+              tracepoint event has as many markers as samples (--expect-lines: some frames
+              carry a source line).
   flamegraph  the page's embedded tree: each event's root equals its event count, children
-              never exceed their parent.
+              never exceed their parent; the page links the other viewers (the Firefox Profiler).
 Exits 0 when the export matches, 1 when not, 77 when a tool it needs is missing.
 """
 import argparse
+import csv
 import gzip
 import json
 import os
@@ -61,24 +69,35 @@ def run_readperf(args, readperf, case, **kw):
     return subprocess.run(cmd + ["-i", rec], check=True, cwd=case, **kw)
 
 
-def report_totals(readperf, case):
-    """{event: (samples, event count)} from `report --stdio -n --sort comm`."""
-    out = run_readperf(["report", "--stdio", "--no-children", "--sort", "comm", "-n",
+def report_sections(readperf, case, sort):
+    """(event, line) for each line of `report --stdio -n --sort SORT`, line None at the start
+    of each event's section."""
+    out = run_readperf(["report", "--stdio", "--no-children", "--sort", sort, "-n",
                         "--no-call-graph"], readperf, case, capture_output=True,
                        text=True).stdout
-    totals, event = {}, None
+    event = None
     for line in out.splitlines():
         m = re.match(r"# Samples: \S+\s+of event '(.*)'", line)
         if m:
             event = m.group(1)
+            yield event, None
+        elif event:
+            yield event, line
+
+
+def report_totals(readperf, case):
+    """{event: (samples, event count)} from `report --stdio -n --sort comm`."""
+    totals = {}
+    for event, line in report_sections(readperf, case, "comm"):
+        if line is None:
             totals[event] = [0, 0]
             continue
         m = re.match(r"# Event count \(approx\.\): (\d+)", line)
-        if m and event:
+        if m:
             totals[event][1] = int(m.group(1))
             continue
         m = re.match(r"\s+[\d.]+%\s+(\d+)\s", line)
-        if m and event:
+        if m:
             totals[event][0] += int(m.group(1))
     return {e: tuple(v) for e, v in totals.items() if v[0]}
 
@@ -201,6 +220,115 @@ def check_chrome(path, totals):
           (len(events), charted, sorted(instants)))
 
 
+def report_threads(readperf, case):
+    """{event: {tid: samples}} from `report --sort pid -n` (perf's pid key is the thread)."""
+    threads = {}
+    for event, line in report_sections(readperf, case, "pid"):
+        per_event = threads.setdefault(event, {})
+        m = re.match(r"\s+[\d.]+%\s+(\d+)\s+(-?\d+):", line or "")
+        if m:
+            tid = int(m.group(2))
+            per_event[tid] = per_event.get(tid, 0) + int(m.group(1))
+    return threads
+
+
+def tracepoint_events(readperf, case):
+    """The names of the recording's tracepoint events (type 2 in the header's event lines)."""
+    out = run_readperf(["report", "--header-only"], readperf, case, capture_output=True,
+                       text=True).stdout
+    return re.findall(r"^# event : name = ([^,]+), .*\btype = 2,", out, re.M)
+
+
+def csv_function_periods(readperf, case, tmp):
+    """{event: {(function, binary basename) or "unresolved": period}} from results.csv."""
+    out = os.path.join(tmp, "csv")
+    run_readperf(["csv", "-o", out], readperf, case, capture_output=True)
+    periods = {}
+    with open(os.path.join(out, "results.csv"), newline="") as f:
+        for row in csv.DictReader(f):
+            name = row["function"]
+            key = "unresolved" if re.match(r"0x[0-9a-f]+$", name) else \
+                (name, os.path.basename(row["binary"]))
+            per_event = periods.setdefault(row["event"], {})
+            per_event[key] = per_event.get(key, 0) + int(row["period"])
+    return periods
+
+
+def gecko_leaf(strings, frames, stacks, stack):
+    """The sample's own function: its leaf frame past inline frames, as (name, library)."""
+    while stack is not None:
+        prefix, frame = stacks[stack]
+        location = strings[frames[frame][0]]
+        m = re.match(r"^(.*) \(in ([^)]*)\)$", location)
+        if m and m.group(1).endswith(" (inlined)"):
+            stack = prefix
+            continue
+        return (m.group(1), m.group(2)) if m else "unresolved"
+    return "unresolved"
+
+
+def check_gecko(path, totals, readperf, case, tmp, expect_lines):
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    categories = doc["meta"]["categories"]
+    threads = [t for p in doc["processes"] for t in p["threads"]] + doc["threads"]
+    samples, weights, markers, lines = {}, {}, {}, 0
+    for t in threads:
+        strings = t["stringTable"]
+        frames = t["frameTable"]["data"]
+        stacks = t["stackTable"]["data"]
+        check(all(0 <= f[0] < len(strings) and 0 <= f[6] < len(categories) for f in frames),
+              "thread %d: frame locations and categories in range" % t["tid"])
+        check(all((p is None or 0 <= p < i) and 0 <= fr < len(frames)
+                  for i, (p, fr) in enumerate(stacks)),
+              "thread %d: stack prefixes come first, frames in range" % t["tid"])
+        times = [s[1] for s in t["samples"]["data"]]
+        check(times == sorted(times), "thread %d: samples in time order" % t["tid"])
+        lines += sum(1 for f in frames if f[4])
+        for s in t["samples"]["data"]:
+            check(s[0] is not None and 0 <= s[0] < len(stacks), "sample stack in range")
+            samples[t["tid"]] = samples.get(t["tid"], 0) + 1
+            leaf = gecko_leaf(strings, frames, stacks, s[0])
+            weights[leaf] = weights.get(leaf, 0) + s[3]
+        for m in t["markers"]["data"]:
+            check(0 <= m[0] < len(strings), "marker name in range")
+            markers[strings[m[0]]] = markers.get(strings[m[0]], 0) + 1
+    total = sum(samples.values())
+    drawn = [e for e, (n, _) in totals.items() if n == total and e not in markers]
+    check(total == 0 or len(drawn) >= 1, "gecko's %d samples are one reported event's" % total)
+    if total:
+        event = drawn[0]
+        check(sum(weights.values()) == totals[event][1],
+              "gecko %s weights %d == report's event count %d"
+              % (event, sum(weights.values()), totals[event][1]))
+        per_thread = report_threads(readperf, case).get(event, {})
+        check(samples == per_thread,
+              "gecko %s samples per thread == report --sort pid's (%d threads)"
+              % (event, len(per_thread)))
+        periods = csv_function_periods(readperf, case, tmp).get(event, {})
+        wrong = {k: (weights.get(k), periods.get(k)) for k in set(weights) | set(periods)
+                 if weights.get(k, 0) != periods.get(k, 0)}
+        check(not wrong, "gecko %s period per function == results.csv's (%d functions)%s"
+              % (event, len(periods), "" if not wrong else ": " + str(list(wrong.items())[:5])))
+    for ev in tracepoint_events(readperf, case):
+        if ev in totals:
+            check(markers.get(ev, 0) == totals[ev][0], "gecko %s: %s markers == report's %d samples"
+                  % (ev, markers.get(ev), totals[ev][0]))
+    if expect_lines:
+        check(lines > 0, "frames carry source lines (%d)" % lines)
+    print("gecko: %d threads, %d samples, markers %s, %d frames with lines"
+          % (len(threads), total, markers, lines))
+    modules = os.path.join(HERE, "node_modules")
+    if not (shutil.which("node") and os.path.isdir(os.path.join(modules, "ajv"))):
+        print("skip: schema check needs node and `npm ci` in tests/viewers")
+        return SKIP
+    r = subprocess.run(["node", os.path.join(HERE, "validate_gecko.mjs"), path],
+                       capture_output=True, text=True)
+    print(r.stdout + r.stderr, end="")
+    check(r.returncode == 0, "valid against gecko-profile.schema.json")
+    return 0
+
+
 def flamegraph_data(path):
     with open(path, encoding="utf-8") as f:
         page = f.read()
@@ -213,6 +341,8 @@ def check_flamegraph(path, totals):
     check("<script src" not in open(path).read() and "http" not in
           open(path).read().replace("https://", "").replace("http://", ""),
           "no network resources")
+    check("https://profiler.firefox.com/" in open(path).read() and "--format gecko" in
+          open(path).read(), "the page links the Firefox Profiler and says how to export for it")
 
     def walk(n):
         kids = sum(c[1] for c in n[3])
@@ -287,7 +417,9 @@ def main():
     ap.add_argument("--readperf", required=True)
     ap.add_argument("--case", required=True)
     ap.add_argument("--format", required=True,
-                    choices=["pprof", "speedscope", "chrome", "flamegraph"])
+                    choices=["pprof", "speedscope", "chrome", "gecko", "flamegraph"])
+    ap.add_argument("--expect-lines", action="store_true",
+                    help="gecko: some frames must carry a source line")
     ap.add_argument("--keep", help="keep the export at this path")
     ap.add_argument("--diff-self", action="store_true",
                     help="flamegraph: also check --diff against the same recording")
@@ -318,6 +450,8 @@ def main():
         rc = check_speedscope(out, totals)
     elif a.format == "chrome":
         check_chrome(out, totals)
+    elif a.format == "gecko":
+        rc = check_gecko(out, totals, readperf, case, tmp, a.expect_lines)
     else:
         check_flamegraph(out, totals)
         if a.diff_self:

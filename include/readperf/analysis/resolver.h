@@ -149,6 +149,11 @@ class Resolver {
   // perf resolves a sample's `addr`.
   Frame resolve_addr_fb(const Thread& t, uint8_t cpumode, uint64_t addr);
 
+  // thread.c thread__memcpy(): up to `len` bytes of the code at `ip` in `t`'s maps, read from
+  // the mapped file (perf's dso__data_read_offset()); 0 without a map or a readable file (the
+  // kernel's, which perf reads from no kallsyms). `is_64bit`: the file's ELF class.
+  size_t read_code(const Thread& t, uint64_t ip, uint8_t* out, size_t len, bool* is_64bit);
+
   // Calls `fn` for every DSO whose symbols were looked for, in first-use order (for
   // --verbose), and tells whether the kernel's were.
   void for_each_loaded(const std::function<void(const Dso&, const DsoSymbols&)>& fn) const;

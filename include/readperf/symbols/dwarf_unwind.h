@@ -44,6 +44,10 @@ class CfiFile {
   bool has_debug_frame() const;
   // Eight bytes of the file at `offset` (perf's dso__data_read_offset()).
   bool read_word(uint64_t offset, uint64_t* value) const;
+  // Up to `len` bytes of the file at `offset`; how many there were.
+  size_t read_bytes(uint64_t offset, uint8_t* out, size_t len) const;
+  // ELFCLASS64 (perf's dso->is_64_bit).
+  bool is_64bit() const;
 
   struct Impl;
   const Impl& impl() const { return *impl_; }
