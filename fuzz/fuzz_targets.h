@@ -28,6 +28,8 @@ int fuzz_decompressor(const uint8_t* data, size_t size);
 int fuzz_elf_symbols(const uint8_t* data, size_t size);
 // A symbol archive (tar, zstd-compressed or not): its members listed, resolved and read.
 int fuzz_symbol_archive(const uint8_t* data, size_t size);
+// An unsymbolized pprof profile (gzipped or not) symbolized.
+int fuzz_pprof_symbolize(const uint8_t* data, size_t size);
 
 struct FuzzTarget {
   std::string_view name;  // also the folder under fuzz/corpus/ and fuzz/regressions/
@@ -38,7 +40,7 @@ inline constexpr FuzzTarget kFuzzTargets[] = {
     {"perf_file", fuzz_perf_file},           {"perf_pipe", fuzz_perf_pipe},
     {"sample_decoder", fuzz_sample_decoder}, {"features", fuzz_features},
     {"decompressor", fuzz_decompressor},     {"elf_symbols", fuzz_elf_symbols},
-    {"symbol_archive", fuzz_symbol_archive},
+    {"symbol_archive", fuzz_symbol_archive}, {"pprof_symbolize", fuzz_pprof_symbolize},
 };
 
 }  // namespace readperf::fuzz

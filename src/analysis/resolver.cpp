@@ -201,12 +201,16 @@ const ResolvedSample& Resolver::resolve(const Sample& s, const Evsel* /*evsel*/,
   result_.comm = t->comm_str();
   result_.self = resolve_addr(*t, s.cpumode(), s.ip);
   ++samples_resolved_;
-  if (result_.self.binary_missing) ++missing_samples_[result_.self.dso];
+  // Without symbol tables (addresses only) nothing is missing.
+  if (result_.self.binary_missing && symbols_.config().symbol_tables) {
+    ++missing_samples_[result_.self.dso];
+  }
   result_.callchain.clear();
   result_.has_callchain = s.has_callchain && options_.callchain && callchain;
   if (result_.has_callchain) resolve_callchain(*t, s);
   // machine.c thread__resolve_callchain(), callee order: the recorded chain, then the frames
   // unwound from the user stack copy (thread__resolve_callchain_unwind()).
+  result_.unwound_begin = result_.callchain.size();
   if (result_.has_callchain && options_.dwarf_unwind) unwind_user(*t, s);
   return result_;
 }

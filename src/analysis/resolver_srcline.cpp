@@ -45,21 +45,8 @@ std::string_view Resolver::lookup_srcline(const Frame& f, bool chain, bool with_
   if (auto it = srcline_memo_.find(key); it != srcline_memo_.end()) return it->second;
 
   uint64_t objdump_addr = addr;
-  const std::vector<InlineRecord>* recs = nullptr;
   std::string path;  // the file addr2line reads
-  // srcline.c dso__name(): the symbol source file, never a "[...]" name.
-  const DsoSymbols* ds = f.dso->space == DsoSpace::kUser ? user_symbols(*f.map) : nullptr;
-  if (ds) {
-    path = ds->symtab_path.empty() ? f.dso->long_name : ds->symtab_path;
-    if (!path.empty() && path[0] != '[' && path.compare(0, 10, "/tmp/perf-") != 0) {
-      // map__rip_2objdump(): executables' addresses are their ELF virtual addresses.
-      const CfiFile* rt = ds->runtime_path.empty() ? nullptr : cfi_.get(ds->runtime_path);
-      if (rt && rt->elf_type() != ET_DYN) objdump_addr = rt->offset_to_vaddr(addr);
-      std::optional<EnclosingSymbol> enclosing;
-      if (f.sym) enclosing = EnclosingSymbol{f.sym->name, objdump_addr - (f.addr - f.sym->start)};
-      recs = &inlines_.lookup(path, objdump_addr, enclosing ? &*enclosing : nullptr);
-    }
-  }
+  const std::vector<InlineRecord>* recs = records_at(f, addr, &path, &objdump_addr);
   std::string_view out;
   const std::vector<InlineRecord>* no_line = nullptr;
   if (recs && !recs->empty()) {
@@ -78,6 +65,31 @@ std::string_view Resolver::lookup_srcline(const Frame& f, bool chain, bool with_
   }
   srcline_memo_.emplace(key, out);
   return out;
+}
+
+const std::vector<InlineRecord>* Resolver::records_at(const Frame& f, uint64_t addr,
+                                                      std::string* path, uint64_t* objdump_addr) {
+  *objdump_addr = addr;
+  // srcline.c dso__name(): the symbol source file, never a "[...]" name.
+  const DsoSymbols* ds = f.dso->space == DsoSpace::kUser ? user_symbols(*f.map) : nullptr;
+  if (!ds) return nullptr;
+  *path = ds->symtab_path.empty() ? f.dso->long_name : ds->symtab_path;
+  if (path->empty() || (*path)[0] == '[' || path->compare(0, 10, "/tmp/perf-") == 0) return nullptr;
+  // map__rip_2objdump(): executables' addresses are their ELF virtual addresses.
+  const CfiFile* rt = ds->runtime_path.empty() ? nullptr : cfi_.get(ds->runtime_path);
+  if (rt && rt->elf_type() != ET_DYN) *objdump_addr = rt->offset_to_vaddr(addr);
+  std::optional<EnclosingSymbol> enclosing;
+  if (f.sym) enclosing = EnclosingSymbol{f.sym->name, *objdump_addr - (f.addr - f.sym->start)};
+  return &inlines_.lookup(*path, *objdump_addr, enclosing ? &*enclosing : nullptr);
+}
+
+const InlineRecord* Resolver::line_record(const Frame& f) {
+  if (f.record) return f.record;
+  if (!f.map || !f.dso) return nullptr;
+  std::string path;
+  uint64_t objdump_addr;
+  const std::vector<InlineRecord>* recs = records_at(f, f.addr, &path, &objdump_addr);
+  return recs && !recs->empty() ? &recs->front() : nullptr;
 }
 
 const std::vector<InlineRecord>* Resolver::no_line_record(const std::string& path, uint64_t addr) {

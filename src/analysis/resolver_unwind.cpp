@@ -104,14 +104,14 @@ void Resolver::unwind_user(const Thread& t, const Sample& s) {
   // its answers (InlineFrames::lookup()). The frames are kept leaf first all the same.
   if (!options_.caller_order) {
     for (uint64_t ip : unwound_) {
-      if (ip) append_unwound(t, ip);
+      if (ip) expand_unwound(t, ip, result_.callchain);
     }
     return;
   }
   const size_t first = result_.callchain.size();
   group_ends_.clear();
   for (auto it = unwound_.rbegin(); it != unwound_.rend(); ++it) {
-    if (*it) append_unwound(t, *it);
+    if (*it) expand_unwound(t, *it, result_.callchain);
     group_ends_.push_back(result_.callchain.size());
   }
   // Each ip's frames (innermost inline first) stay together; the groups go back leaf first.
@@ -137,7 +137,7 @@ size_t Resolver::read_code(const Thread& t, uint64_t ip, uint8_t* out, size_t le
   return file->read_bytes(m->map_ip(ip), out, len);
 }
 
-void Resolver::append_unwound(const Thread& t, uint64_t ip) {
+void Resolver::expand_unwound(const Thread& t, uint64_t ip, std::vector<Frame>& out) {
   // unwind-libunwind-local.c entry(): thread__find_symbol() in user mode.
   Frame f = resolve_addr(t, kMiscUser, ip);
   // machine.c append_inlines(): with a symbol, the addr2line answer for the address replaces
@@ -182,16 +182,17 @@ void Resolver::append_unwound(const Thread& t, uint64_t ip) {
       for (size_t i = 0; i < recs.size(); ++i) {
         Frame fi = f;
         fi.srcline = recs[i].srcline;  // the cursor node's srcline (append_inlines())
+        fi.record = &recs[i];
         if (syms[i].inlined) {
           fi.sym = &syms[i];
           fi.inlined = true;
         }
-        result_.callchain.push_back(fi);
+        out.push_back(fi);
       }
       return;
     }
   }
-  result_.callchain.push_back(f);
+  out.push_back(f);
 }
 
 }  // namespace readperf

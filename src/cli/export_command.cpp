@@ -43,6 +43,8 @@ CLI::App* add_export_command(CLI::App& app, ExportOptions& o) {
   e->add_option("--symfs", o.symfs, "look for files relative to this directory");
   e->add_option("--kallsyms", o.kallsyms, "kallsyms file for the kernel's symbols");
   e->add_flag("--no-demangle", o.no_demangle, "do not demangle C++ names");
+  e->add_flag("--no-symbolize", o.no_symbolize,
+              "pprof: addresses and mappings with build-ids only, for `readperf symbolize` later");
   e->add_option("--max-stack", o.max_stack, "call chain entries to keep at most");
   return e;
 }
@@ -95,6 +97,13 @@ int run_export(const ExportOptions& o) {
   cfg.symbols.symfs = o.symfs;
   cfg.symbols.kallsyms = o.kallsyms;
   cfg.symbols.demangle = !o.no_demangle;
+  if (o.no_symbolize) {
+    if (o.format != "pprof") {
+      fmt::print(stderr, "readperf: --no-symbolize is for --format pprof\n");
+      return 2;
+    }
+    cfg.symbols.symbol_tables = false;
+  }
 
   auto data = PerfData::open(o.input);
   if (!data) {

@@ -24,6 +24,7 @@ struct ExportOptions {
   bool count = false;
   bool srcline = false;  // gecko: every frame's source line
   bool no_demangle = false;
+  bool no_symbolize = false;  // pprof: addresses and mappings only (readperf symbolize)
   unsigned max_stack = 127;
 };
 

@@ -11,6 +11,8 @@
 //   readperf [--buildid-dir DIR] csv -o DIR [-i FILE|-]
 //   readperf [--buildid-dir DIR] export --format pprof|speedscope|chrome [-o FILE] [-i FILE|-]
 //   readperf [--buildid-dir DIR] data convert --to-json FILE|--to-ctf DIR [--force] [-i FILE|-]
+//   readperf [--buildid-dir DIR] archive [-o FILE.tar.zst] [-i FILE]
+//   readperf [--buildid-dir DIR] symbolize IN.pb.gz [-o OUT.pb.gz]
 //   readperf [--buildid-dir DIR] flamegraph [-o FILE.html] [--diff BASE] [--event E] [-i FILE|-]
 #include <fmt/format.h>
 
@@ -31,6 +33,7 @@
 #include "stat_command.h"
 #include "summary_command.h"
 #include "symbol_source_args.h"
+#include "symbolize_command.h"
 
 namespace {
 
@@ -125,6 +128,8 @@ int run(int argc, char** argv) {
 
   readperf::cli::ArchiveOptions archive;
   CLI::App* archive_cmd = readperf::cli::add_archive_command(app, archive);
+  readperf::cli::SymbolizeOptions symbolize;
+  CLI::App* symbolize_cmd = readperf::cli::add_symbolize_command(app, symbolize);
 
   readperf::cli::DataConvertOptions data_convert;
   CLI::App* data_cmd = readperf::cli::add_data_command(app, data_convert);
@@ -188,6 +193,9 @@ int run(int argc, char** argv) {
   archive.buildid_dir = buildid_dir;
   archive.mini_debuginfo = !no_mini_debuginfo;
   if (archive_cmd->parsed()) return readperf::cli::run_archive(archive);
+  symbolize.buildid_dir = buildid_dir;
+  symbolize.mini_debuginfo = !no_mini_debuginfo;
+  if (symbolize_cmd->parsed()) return readperf::cli::run_symbolize(symbolize);
   return 2;
 }
 

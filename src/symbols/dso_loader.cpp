@@ -251,6 +251,7 @@ DsoSymbols load_dso_symbols(const DsoRef& ref, const SymbolConfig& cfg) {
   out.build_id = ref.build_id;
 
   if (ref.kind == DsoKind::kPerfMap) {
+    if (!cfg.symbol_tables) return out;
     // symbol.c dso__load_perf_map(): the file named by the DSO itself, no symfs.
     Result<SymbolTable> t = load_perf_map(ref.path);
     LoadAttempt a{BinaryType::kJavaJit, ref.path, t ? "perf map" : t.error().message()};
@@ -297,7 +298,7 @@ DsoSymbols load_dso_symbols(const DsoRef& ref, const SymbolConfig& cfg) {
   if (syms_idx < 0) {
     syms_idx = runtime_idx;
     out.origin = runtime_type;
-    if (cfg.mini_debuginfo) {
+    if (cfg.mini_debuginfo && cfg.symbol_tables) {
       const ElfFile& binary = kept[static_cast<size_t>(runtime_idx)];
       Result<std::optional<ElfFile>> m = read_mini_debuginfo(binary);
       LoadAttempt& a = out.attempts.emplace_back();
@@ -320,6 +321,7 @@ DsoSymbols load_dso_symbols(const DsoRef& ref, const SymbolConfig& cfg) {
   const ElfFile& syms = mini ? *mini : kept[static_cast<size_t>(syms_idx)];
   out.symtab_path = syms.path();
   out.runtime_path = runtime.path();
+  if (!cfg.symbol_tables) return out;  // the files, for unwinding; no names
   ElfLoadOptions opts;
   opts.demangle = cfg.demangle;
   Result<SymbolTable> t = load_elf_symbols(syms, runtime, opts, mini ? &runtime : nullptr);

@@ -28,7 +28,8 @@ const DsoSymbols& SymbolCache::dso(std::string_view path, const BuildId& build_i
 const KernelSymbols& SymbolCache::kernel(const BuildId& build_id,
                                          const std::optional<RefRelocSym>& ref) {
   if (!kernel_) {
-    kernel_ = std::make_unique<KernelSymbols>(load_kernel_symbols(build_id, ref, config_));
+    kernel_ = std::make_unique<KernelSymbols>(
+        config_.symbol_tables ? load_kernel_symbols(build_id, ref, config_) : KernelSymbols{});
     kernel_->build_id = build_id;
   }
   return *kernel_;

@@ -15,6 +15,7 @@ Exits 0 when every check passes, 1 otherwise, 77 (skip) when debuginfod is not i
 (scripts/setup.sh installs it).
 """
 import argparse
+import gzip
 import http.server
 import os
 import shutil
@@ -204,6 +205,34 @@ def main():
                 args += ["--debuginfod", server.url()]
                 check("%s/%s --symfs" % (case, kind), case, kind, args,
                       {"DEBUGINFOD_CACHE_PATH": os.path.join(work, "client-cache-2")})
+
+        # 2b. An unsymbolized pprof export symbolized later from the server alone equals the
+        # export symbolized with the golden cache.
+        for case in HERMETIC:
+            case_dir = os.path.join(golden, case)
+            kallsyms = common.kernel_kallsyms(golden, case_dir)
+            want_path = os.path.join(work, case + ".pb.gz")
+            raw_path = os.path.join(work, case + ".raw.pb.gz")
+            got_path = os.path.join(work, case + ".symbolized.pb.gz")
+            common.run(readperf, case_dir, ["--buildid-dir", os.path.join(golden, "buildid"),
+                                            "export", "--format", "pprof", "-o", want_path])
+            common.run(readperf, case_dir, ["--buildid-dir", os.path.join(golden, "buildid"),
+                                            "export", "--format", "pprof", "--no-symbolize",
+                                            "-o", raw_path])
+            args = [readperf, "--buildid-dir", empty, "--debuginfod", server.url(), "symbolize",
+                    raw_path, "-o", got_path, "--symfs", empty]
+            if kallsyms:
+                args += ["--kallsyms", kallsyms]
+            env = dict(os.environ, DEBUGINFOD_CACHE_PATH=os.path.join(work, "client-cache-3"))
+            p = subprocess.run(args, cwd=case_dir, env=env, capture_output=True, timeout=300)
+            same = p.returncode == 0 and os.path.exists(got_path) and \
+                gzip.open(got_path).read() == gzip.open(want_path).read()
+            if not same:
+                failures.append(case + "/symbolize")
+                print("FAIL %s/symbolize from debuginfod: rc=%d %s" % (
+                    case, p.returncode, p.stderr.decode(errors="replace")[-300:]))
+            else:
+                print("PASS %s/symbolize from debuginfod: the export's bytes" % case)
 
         # 3. Bad servers: what readperf prints without any, a warning, a bounded time.
         case_dir = os.path.join(golden, "spin-fp")

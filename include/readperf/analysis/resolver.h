@@ -69,6 +69,9 @@ struct Frame {
   // The map's binary was looked for and not found anywhere (no symbols for any address in it).
   bool binary_missing = false;
   std::string_view srcline;  // for inline frames (DWARF issue)
+  // The addr2line record an unwound frame was made from (append_inlines()), with its source
+  // file and line; owned by the Resolver.
+  const InlineRecord* record = nullptr;
 
   // The address in the symbol table's coordinates, the one `sym` was found with.
   uint64_t sym_addr = 0;
@@ -93,6 +96,9 @@ struct ResolvedSample {
   // The callchain cursor's frames, leaf first; empty without a call chain.
   std::vector<Frame> callchain;
   bool has_callchain = false;
+  // Where the frames unwound from the user stack copy begin in `callchain` (they end it);
+  // callchain.size() when there are none.
+  size_t unwound_begin = 0;
 };
 
 // A binary samples fell in whose symbols were not found, and how many samples (their own
@@ -167,6 +173,15 @@ class Resolver {
   void count_repeat(const Sample& s);
   std::vector<MissingBinary> missing_binaries() const;
 
+  // unwind_entry(): the frames of one address unwound from a user stack, appended to `out`
+  // leaf first: the inline frames at it (innermost first, `inlined`), then the function they
+  // are in; or the one frame thread__find_symbol() gives.
+  void expand_unwound(const Thread& t, uint64_t ip, std::vector<Frame>& out);
+
+  // The source file and line of a frame (its record, else the line tables' first answer at
+  // its map-relative address); null where DWARF says nothing.
+  const InlineRecord* line_record(const Frame& f);
+
   // sort.c hist_entry__srcline(): the srcline of a frame, interned (equal strings share their
   // storage for the Resolver's life). `chain`: the frame is a call-chain entry (perf looks
   // those up at the recorded address), else the sample's own (at the map-relative one).
@@ -175,6 +190,7 @@ class Resolver {
   std::string_view script_srcline(const Frame& f);
 
   Machine& machine() { return machine_; }
+  const Machine& machine() const { return machine_; }
   SymbolCache& symbols() { return symbols_; }
   const ResolverOptions& options() const { return options_; }
   void set_dwarf_unwind(bool on) { options_.dwarf_unwind = on; }
@@ -193,7 +209,6 @@ class Resolver {
   // resolver_unwind.cpp: the DWARF unwinding of the sample's user stack, and one unwound
   // address appended with its inline frames (machine.c unwind_entry()).
   void unwind_user(const Thread& t, const Sample& s);
-  void append_unwound(const Thread& t, uint64_t ip);
   const DsoSymbols* user_symbols(const Map& map);
 
   Machine& machine_;
@@ -229,6 +244,10 @@ class Resolver {
   };
   std::string_view intern_srcline(std::string_view s);
   std::string_view lookup_srcline(const Frame& f, bool chain, bool with_sym);
+  // addr2line's records at `addr` of the frame's DSO (map-relative; null when it has no file
+  // to read), with the file read and the address looked up.
+  const std::vector<InlineRecord>* records_at(const Frame& f, uint64_t addr, std::string* path,
+                                              uint64_t* objdump_addr);
   std::unordered_set<std::string> srclines_;
   // addr2line's answer where the line tables have nothing: "FUNCTION\nFILE:?" when its symbol
   // table has a function there, kept by the file it names; null when it answers nothing.

@@ -35,6 +35,10 @@ struct SymbolConfig {
   // (.gnu_debugdata) on top of .dynsym. perf 6.1 does not read it, so on such binaries (Fedora's,
   // RHEL's) it names fewer functions than readperf: --no-minidebuginfo prints what perf prints.
   bool mini_debuginfo = true;
+  // Symbol tables read at all. Off (`export --format pprof --no-symbolize`), binaries are still
+  // looked for (DWARF unwinding reads their CFI) but no symbol is named, and the kernel's
+  // kallsyms is not read: the addresses alone, to be symbolized later.
+  bool symbol_tables = true;
   // Where the running kernel's files are; tests point these elsewhere.
   std::string proc_kallsyms = "/proc/kallsyms";
   std::string proc_osrelease = "/proc/sys/kernel/osrelease";
