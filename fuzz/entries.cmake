@@ -9,7 +9,8 @@ if(NOT TARGET readperf_fuzz_entries)
     ${PROJECT_SOURCE_DIR}/fuzz/fuzz_util.cpp
     ${PROJECT_SOURCE_DIR}/fuzz/perf_file_fuzzer.cpp
     ${PROJECT_SOURCE_DIR}/fuzz/perf_pipe_fuzzer.cpp
-    ${PROJECT_SOURCE_DIR}/fuzz/sample_decoder_fuzzer.cpp)
+    ${PROJECT_SOURCE_DIR}/fuzz/sample_decoder_fuzzer.cpp
+    ${PROJECT_SOURCE_DIR}/fuzz/symbol_archive_fuzzer.cpp)
   target_include_directories(readperf_fuzz_entries
     PUBLIC ${PROJECT_SOURCE_DIR}/fuzz
     PRIVATE ${PROJECT_SOURCE_DIR}/src/reader)  # decompressor.h

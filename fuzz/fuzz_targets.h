@@ -26,6 +26,8 @@ int fuzz_features(const uint8_t* data, size_t size);
 int fuzz_decompressor(const uint8_t* data, size_t size);
 // An ELF file loaded for its symbols (a binary in a hostile build-id cache).
 int fuzz_elf_symbols(const uint8_t* data, size_t size);
+// A symbol archive (tar, zstd-compressed or not): its members listed, resolved and read.
+int fuzz_symbol_archive(const uint8_t* data, size_t size);
 
 struct FuzzTarget {
   std::string_view name;  // also the folder under fuzz/corpus/ and fuzz/regressions/
@@ -33,9 +35,10 @@ struct FuzzTarget {
 };
 
 inline constexpr FuzzTarget kFuzzTargets[] = {
-    {"perf_file", fuzz_perf_file},       {"perf_pipe", fuzz_perf_pipe},
+    {"perf_file", fuzz_perf_file},           {"perf_pipe", fuzz_perf_pipe},
     {"sample_decoder", fuzz_sample_decoder}, {"features", fuzz_features},
-    {"decompressor", fuzz_decompressor}, {"elf_symbols", fuzz_elf_symbols},
+    {"decompressor", fuzz_decompressor},     {"elf_symbols", fuzz_elf_symbols},
+    {"symbol_archive", fuzz_symbol_archive},
 };
 
 }  // namespace readperf::fuzz

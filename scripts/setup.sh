@@ -15,6 +15,8 @@ packages=(
   libxxhash-dev                            # XXH3, the report's repeat-cache hash
   libtraceevent-dev                        # tracepoint formats (perf script)
   libelf-dev libdw-dev zlib1g-dev          # symbols: ELF, DWARF, compressed sections
+  libdebuginfod-dev debuginfod             # symbols from debuginfod servers, and one for the tests
+  zstd                                     # the symbol-archive tests list archives with tar --zstd
   liblzma-dev                              # symbols: MiniDebugInfo (.gnu_debugdata)
   libzydis-dev                             # script's insn field: x86 instruction lengths
   libsqlite3-dev sqlite3                   # export --format sqlite, and its tests' queries

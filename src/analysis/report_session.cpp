@@ -257,6 +257,7 @@ class ReportSink : public EventSink {
     if (size_t slot = unwound ? RepeatCache::kNone : rep.raw.find_slot(raw_hash, key_);
         slot != RepeatCache::kNone) {
       rep.raw.defer(slot, period);  // replayed with the others of its key, at the end
+      resolver_.count_repeat(s);    // for the summary of samples in missing binaries
       return;
     }
 

@@ -1,5 +1,8 @@
 #include "readperf/analysis/resolver.h"
 
+#include <algorithm>
+
+#include "readperf/analysis/missing_symbols.h"
 #include "readperf/format/perf_abi.h"
 
 namespace readperf {
@@ -29,6 +32,8 @@ Resolver::Resolver(Machine& machine, SymbolCache& symbols, ResolverOptions optio
   result_.callchain.reserve(options_.max_stack + 1);
   inlines_.set_full_source_path(symbols.config().full_source_path);
 }
+
+Resolver::~Resolver() { add_missing_symbols(*this); }
 
 const KernelSymbols& Resolver::load_kernel() {
   if (kernel_) return *kernel_;
@@ -97,8 +102,10 @@ void Resolver::find_symbol(Frame& f) {
   f.sym_addr = f.addr;
   if (e.user) {
     f.sym = symbols_.find(*e.user, f.addr);
+    f.binary_missing = !e.user->found();
   } else if (e.kernel) {
     f.sym = kernel_->find(f.addr);
+    f.binary_missing = !kernel_->found();
   } else if (e.module) {
     // Module symbols are kept at their kallsyms (absolute) addresses; perf's are relative to
     // the module map, which gives the same symbol and offset.
@@ -107,6 +114,8 @@ void Resolver::find_symbol(Frame& f) {
   } else if (e.own) {
     const Symbol& s = own_symbols_.at(f.dso);
     f.sym = s.contains(f.addr) ? &s : nullptr;
+  } else if (f.dso->is_module) {
+    f.binary_missing = !kernel_->found();  // a module kallsyms did not name
   }
 }
 
@@ -191,6 +200,8 @@ const ResolvedSample& Resolver::resolve(const Sample& s, const Evsel* /*evsel*/,
   result_.thread = t;
   result_.comm = t->comm_str();
   result_.self = resolve_addr(*t, s.cpumode(), s.ip);
+  ++samples_resolved_;
+  if (result_.self.binary_missing) ++missing_samples_[result_.self.dso];
   result_.callchain.clear();
   result_.has_callchain = s.has_callchain && options_.callchain && callchain;
   if (result_.has_callchain) resolve_callchain(*t, s);
@@ -198,6 +209,28 @@ const ResolvedSample& Resolver::resolve(const Sample& s, const Evsel* /*evsel*/,
   // unwound from the user stack copy (thread__resolve_callchain_unwind()).
   if (result_.has_callchain && options_.dwarf_unwind) unwind_user(*t, s);
   return result_;
+}
+
+void Resolver::count_repeat(const Sample& s) {
+  ++samples_resolved_;
+  // Nothing missing so far: nothing to look up (the common case costs an increment).
+  if (missing_samples_.empty()) return;
+  const Thread* t = machine_.find_thread(s.pid, s.tid);
+  char level = 0;
+  const Map* m = t ? machine_.find_map(*t, s.cpumode(), s.ip, &level) : nullptr;
+  if (!m || !m->dso) return;
+  auto it = missing_samples_.find(m->dso);
+  if (it != missing_samples_.end()) ++it->second;
+}
+
+std::vector<MissingBinary> Resolver::missing_binaries() const {
+  std::vector<MissingBinary> out;
+  for (const auto& [dso, n] : missing_samples_) out.push_back({dso, n});
+  std::sort(out.begin(), out.end(), [](const MissingBinary& a, const MissingBinary& b) {
+    if (a.samples != b.samples) return a.samples > b.samples;
+    return a.dso->long_name < b.dso->long_name;
+  });
+  return out;
 }
 
 void Resolver::for_each_loaded(const std::function<void(const Dso&, const DsoSymbols&)>& fn) const {

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "readperf/output/csv_exporter.h"
+#include "symbol_prefetch.h"
 
 namespace readperf::cli {
 
@@ -33,6 +34,7 @@ int run_csv(const CsvOptions& o) {
     fmt::print(stderr, "readperf: {}\n", data.error().message());
     return 1;
   }
+  prefetch_symbols(**data, cfg.symbols);
   Status st = run_csv_export(**data, cfg, o.output);
   if (!st) {
     fmt::print(stderr, "readperf: {}\n", st.error().message());

@@ -12,6 +12,7 @@
 #include "readperf/output/perf_json_converter.h"
 #include "readperf/output/sqlite_exporter.h"
 #include "readperf/reader/perf_data.h"
+#include "symbol_prefetch.h"
 
 namespace readperf::cli {
 
@@ -66,6 +67,7 @@ int run_sqlite(const ExportOptions& o) {
     fmt::print(stderr, "readperf: {}\n", data.error().message());
     return 1;
   }
+  prefetch_symbols(**data, cfg.symbols);
   Status st = run_sqlite_export(**data, cfg, o.output);
   if (!st) {
     fmt::print(stderr, "readperf: {}\n", st.error().message());
@@ -99,6 +101,7 @@ int run_export(const ExportOptions& o) {
     fmt::print(stderr, "readperf: {}\n", data.error().message());
     return 1;
   }
+  prefetch_symbols(**data, cfg.symbols);
   print_open_warnings(**data);
   // The output appears under its name only once complete (a temporary file beside it).
   auto file = AtomicFile::create(o.output, /*overwrite=*/true);

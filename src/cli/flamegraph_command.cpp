@@ -10,6 +10,7 @@
 #include "readperf/output/flamegraph_html.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/reader/perf_data.h"
+#include "symbol_prefetch.h"
 
 namespace readperf::cli {
 
@@ -52,6 +53,7 @@ int run_flamegraph_command(const FlamegraphCommandOptions& o) {
     fmt::print(stderr, "readperf: {}\n", data.error().message());
     return 1;
   }
+  prefetch_symbols(**data, cfg.symbols);
   std::unique_ptr<PerfData> base;
   if (!o.diff.empty()) {
     auto b = PerfData::open(o.diff);

@@ -12,8 +12,11 @@
 //   readperf [--buildid-dir DIR] export --format pprof|speedscope|chrome [-o FILE] [-i FILE|-]
 //   readperf [--buildid-dir DIR] data convert --to-json FILE|--to-ctf DIR [--force] [-i FILE|-]
 //   readperf [--buildid-dir DIR] flamegraph [-o FILE.html] [--diff BASE] [--event E] [-i FILE|-]
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
 
+#include "archive_command.h"
 #include "convert_command.h"
 #include "csv_command.h"
 #include "data_command.h"
@@ -21,18 +24,55 @@
 #include "flamegraph_command.h"
 #include "perf_options.h"
 #include "process_setup.h"
+#include "readperf/analysis/missing_symbols.h"
+#include "readperf/symbols/symbol_files.h"
 #include "report_command.h"
 #include "script_command.h"
 #include "stat_command.h"
 #include "summary_command.h"
+#include "symbol_source_args.h"
+
+namespace {
+
+// After the command: what the symbol sources warned about, then the samples whose binaries
+// were found nowhere.
+void print_symbol_notes() {
+  for (const std::string& w : readperf::take_symbol_warnings()) {
+    fmt::print(stderr, "readperf: {}\n", w);
+  }
+  if (std::string line = readperf::take_missing_symbols_summary(); !line.empty()) {
+    fmt::print(stderr, "readperf: {}\n", line);
+  }
+}
+
+int run(int argc, char** argv);
+
+}  // namespace
 
 int main(int argc, char** argv) {
+  int rc = run(argc, argv);
+  print_symbol_notes();
+  return rc;
+}
+
+namespace {
+
+int run(int argc, char** argv) {
   readperf::cli::reexec_with_huge_page_malloc(argv);
   readperf::cli::widen_output_pipe();
   CLI::App app{"readperf: reads perf.data recordings"};
   app.require_subcommand(1);
   std::string buildid_dir;
   app.add_option("--buildid-dir", buildid_dir, "build-id cache directory (default ~/.debug)");
+  // Taken out of the command line before parsing (symbol_source_args.h); here for --help, and
+  // to refuse a value that is no archive.
+  std::string symbols_archive, debuginfod_url;
+  CLI::Option* symbols_opt = app.add_option(
+      "--symbols", symbols_archive,
+      "read symbols from this archive (readperf archive's FILE.tar.zst), in any position");
+  app.add_option("--debuginfod", debuginfod_url,
+                 "fetch missing binaries and debug files from this debuginfod server (default "
+                 "$DEBUGINFOD_URLS); --no-debuginfod: never");
   bool no_mini_debuginfo = false;
   app.add_flag("--no-minidebuginfo", no_mini_debuginfo,
                "do not read .gnu_debugdata symbols (perf 6.1 does not), to print what perf prints");
@@ -83,6 +123,9 @@ int main(int argc, char** argv) {
   readperf::cli::ConvertCliOptions conv;
   CLI::App* conv_cmd = readperf::cli::add_convert_command(app, conv);
 
+  readperf::cli::ArchiveOptions archive;
+  CLI::App* archive_cmd = readperf::cli::add_archive_command(app, archive);
+
   readperf::cli::DataConvertOptions data_convert;
   CLI::App* data_cmd = readperf::cli::add_data_command(app, data_convert);
 
@@ -91,10 +134,21 @@ int main(int argc, char** argv) {
   readperf::cli::CsvOptions csv;
   CLI::App* csv_cmd = readperf::cli::add_csv_command(app, csv);
 
+  // `--symbols FILE.tar.zst`, `--debuginfod URL` anywhere, for every command.
+  std::vector<std::string> given = readperf::cli::take_symbol_source_args(argc, argv);
+  std::vector<char*> given_ptrs;
+  for (std::string& a : given) given_ptrs.push_back(a.data());
+  given_ptrs.push_back(nullptr);
   // `readperf perf.data` is `readperf summary -i perf.data`.
-  std::vector<std::string> args = readperf::cli::default_to_summary(app, argc, argv);
+  std::vector<std::string> args =
+      readperf::cli::default_to_summary(app, static_cast<int>(given.size()), given_ptrs.data());
   if (std::optional<int> st = readperf::cli::parse_perf_command_line(app, std::move(args)))
     return *st;
+  if (*symbols_opt) {
+    fmt::print(stderr, "readperf: --symbols {}: not a symbol archive (FILE.tar.zst)\n",
+               symbols_archive);
+    return 1;
+  }
   report.buildid_dir = buildid_dir;
   report.mini_debuginfo = !no_mini_debuginfo;
   // The later of --children and --no-children wins, as in perf's option parser.
@@ -131,5 +185,10 @@ int main(int argc, char** argv) {
   flame.buildid_dir = buildid_dir;
   flame.mini_debuginfo = !no_mini_debuginfo;
   if (flame_cmd->parsed()) return readperf::cli::run_flamegraph_command(flame);
+  archive.buildid_dir = buildid_dir;
+  archive.mini_debuginfo = !no_mini_debuginfo;
+  if (archive_cmd->parsed()) return readperf::cli::run_archive(archive);
   return 2;
 }
+
+}  // namespace

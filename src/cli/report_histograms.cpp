@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "kernel_prefetch.h"
+#include "symbol_prefetch.h"
 #include "readperf/analysis/report_session.h"
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/event_name.h"
@@ -205,7 +205,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.symbols.symfs = opts.symfs;
   setup.symbols.inline_names = opts.inline_names;
   setup.symbols.recorded_os_release = pd.features().os_release.value_or("");
-  prefetch_kernel_symbols(pd, setup.symbols);
+  prefetch_symbols(pd, setup.symbols);
   po.dso_filter = !setup.filters.dsos.empty();
 
   if (opts.header) {

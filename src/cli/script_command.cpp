@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
-#include "kernel_prefetch.h"
+#include "symbol_prefetch.h"
 #include "open_warnings.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/output/script_printer.h"
@@ -157,7 +157,7 @@ int run_script(const ScriptOptions& o) {
     return 1;
   }
   print_open_warnings(**data);
-  prefetch_kernel_symbols(**data, cfg.symbols);
+  prefetch_symbols(**data, cfg.symbols);
   OutBuffer out(stdout);
   Status st = readperf::run_script(**data, cfg, out, stderr);
   out.flush();

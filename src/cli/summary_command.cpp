@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "readperf/output/summary_printer.h"
+#include "symbol_prefetch.h"
 
 namespace readperf::cli {
 
@@ -34,6 +35,7 @@ int run_summary(const SummaryOptions& o) {
     fmt::print(stderr, "readperf: {}\n", data.error().message());
     return 1;
   }
+  prefetch_symbols(**data, cfg.symbols);
   OutBuffer out(stdout);
   Status st = readperf::run_summary(**data, cfg, out);
   out.flush();

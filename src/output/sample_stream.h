@@ -33,6 +33,8 @@ class SampleStreamSink : public EventSink {
 
   // perf's event name for `evsel` (cached).
   const std::string& event_name_of(const Evsel& evsel);
+  // The resolver the samples went through; null before the first sample.
+  const Resolver* used_resolver() const { return resolver_.get(); }
 
  protected:
   // One sample: `frames` is its call chain leaf first (the sample's ip alone without one),

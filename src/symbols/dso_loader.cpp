@@ -4,22 +4,38 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
-#include <fstream>
 #include <optional>
 
 #include "elf_file.h"
 #include "elf_symbols_impl.h"
 #include "mini_debuginfo.h"
+#include "readperf/symbols/debuginfod.h"
 #include "readperf/symbols/perf_map.h"
+#include "readperf/symbols/symbol_files.h"
 
 namespace readperf {
 
 namespace {
 
-bool is_regular_file(const std::string& path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+bool is_regular_file(const std::string& path) { return is_symbol_file(path); }
+
+// The first `n` bytes of a file on disk or in an archive (fewer at its end).
+std::string read_head(const std::string& path, size_t n) {
+  int fd = open_symbol_file(path);
+  if (fd < 0) return {};
+  std::string out(n, '\0');
+  size_t got = 0;
+  while (got < n) {
+    ssize_t r = ::read(fd, out.data() + got, n - got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    got += static_cast<size_t>(r);
+  }
+  ::close(fd);
+  out.resize(got);
+  return out;
 }
 
 // util/path.c path__join() as symbol__join_symfs() uses it.
@@ -38,12 +54,9 @@ std::string dirname_of(const std::string& path) {
 // A "link" stored as a regular file holding its target (git with core.symlinks=false, or a copy
 // through a medium without symlinks). Returns the target, or nullopt for anything else.
 std::optional<std::string> read_text_link(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char buf[4097];
-  in.read(buf, sizeof buf);
-  std::streamsize n = in.gcount();
-  if (n <= 0 || n >= static_cast<std::streamsize>(sizeof buf)) return std::nullopt;
-  std::string target(buf, static_cast<size_t>(n));
+  constexpr size_t kMax = 4097;
+  std::string target = read_head(path, kMax);
+  if (target.empty() || target.size() >= kMax) return std::nullopt;
   while (!target.empty() && (target.back() == '\n' || target.back() == '\r')) target.pop_back();
   if (target.empty() || target.find('\0') != std::string::npos ||
       target.find('\n') != std::string::npos) {
@@ -54,11 +67,9 @@ std::optional<std::string> read_text_link(const std::string& path) {
 }
 
 bool has_elf_magic(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[4] = {};
-  in.read(magic, 4);
-  return in.gcount() == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' &&
-         magic[3] == 'F';
+  return read_head(path, 4) ==
+         "\x7f"
+         "ELF";
 }
 
 struct Candidate {
@@ -89,10 +100,13 @@ std::vector<Candidate> candidates(const DsoRef& ref, const BuildId& id, const Sy
   const std::string& name = ref.path;
   std::vector<Candidate> out;
   out.push_back({BinaryType::kDebuglink, debuglink_path(ref, cfg)});
-  out.push_back(
-      {BinaryType::kBuildIdCache, build_id_cache_path(cfg.buildid_dir, id, vdso ? "vdso" : "elf")});
-  out.push_back({BinaryType::kBuildIdCacheDebug,
-                 build_id_cache_path(cfg.buildid_dir, id, vdso ? "vdso" : "debug")});
+  // The build-id cache, then each symbol archive, which is one too.
+  for (const std::string& root : cfg.build_id_roots()) {
+    out.push_back(
+        {BinaryType::kBuildIdCache, build_id_cache_path(root, id, vdso ? "vdso" : "elf")});
+    out.push_back(
+        {BinaryType::kBuildIdCacheDebug, build_id_cache_path(root, id, vdso ? "vdso" : "debug")});
+  }
   std::string debug_root = join_symfs(cfg.symfs, "/usr/lib/debug");
   out.push_back({BinaryType::kFedoraDebuginfo, debug_root + name + ".debug"});
   out.push_back({BinaryType::kUbuntuDebuginfo, debug_root + name});
@@ -114,6 +128,104 @@ std::vector<Candidate> candidates(const DsoRef& ref, const BuildId& id, const Sy
                                                           : std::string()});
   return out;
 }
+
+// The build-id of the one `PATH/<build-id>/elf` a symbol archive holds for `path`, or empty.
+BuildId archived_build_id(const std::string& path, const SymbolConfig& cfg) {
+  if (path.empty() || path.front() != '/') return {};
+  for (const std::string& archive : cfg.archives) {
+    std::string root = mount_symbol_archive(archive);
+    if (root.empty()) continue;
+    std::vector<std::string> ids = list_symbol_dir(root + path);
+    if (ids.size() != 1) continue;
+    BuildId id = BuildId::from_hex(ids.front());
+    if (!id.empty() && is_regular_file(root + path + "/" + ids.front() + "/elf")) return id;
+  }
+  return {};
+}
+
+// The search of dso__load(): candidate files tried in order, each kept when it gives the
+// symbol table (.symtab) or the runtime view (.dynsym) first.
+struct Locator {
+  Locator(DsoSymbols& out, const DsoRef& ref, const SymbolConfig& cfg)
+      : out(out), ref(ref), cfg(cfg) {
+    // dso__load(): without a recorded build-id, the local file's (needed for the build-id
+    // debuginfo path) becomes the DSO's. perf tests the path outside --symfs and reads the one
+    // inside it (is_regular_file(dso->long_name), then __symbol__join_symfs()); so do we.
+    // A symbol archive keeps such a binary under its path too (PATH/<build-id>/elf, as perf's
+    // cache does): the build-id the recording machine read, which the archive's copy has.
+    if (out.build_id.empty()) out.build_id = archived_build_id(ref.path, cfg);
+    if (out.build_id.empty() && is_regular_file(ref.path)) {
+      if (Result<BuildId> id = read_elf_build_id(join_symfs(cfg.symfs, ref.path))) {
+        out.build_id = *id;
+      }
+    }
+  }
+
+  // The local candidates (symbol.c binary_type_symtab[]); true once both files are found.
+  bool search_local() {
+    for (Candidate& c : candidates(ref, out.build_id, cfg)) {
+      if (consider(c.type, c.path)) return true;
+    }
+    return false;
+  }
+
+  // Tries one candidate file; true once both the symtab and the runtime file are found.
+  bool consider(BinaryType type, const std::string& path) {
+    LoadAttempt& a = out.attempts.emplace_back();
+    a.type = type;
+    a.path = path;
+    if (path.empty()) {
+      a.outcome = "no file of this kind";
+      return false;
+    }
+    if (!is_regular_file(path)) {
+      a.outcome = "missing";
+      return false;
+    }
+    Result<ElfFile> elf = ElfFile::open(path);
+    if (!elf) {
+      a.outcome = "not ELF";
+      return false;
+    }
+    // symsrc__init(): "Always reject images with a mismatched build-id".
+    if (!out.build_id.empty()) {
+      Result<BuildId> found = elf->build_id();
+      if (!found) {
+        a.outcome = "rejected: no build-id";
+        return false;
+      }
+      if (!out.build_id.matches(*found)) {
+        a.outcome = fmt::format("rejected: build-id {} differs", found->hex());
+        return false;
+      }
+    }
+    bool take_syms = syms_idx < 0 && elf->has_symtab();
+    bool take_runtime = runtime_idx < 0 && elf->has_dynsym();
+    if (!take_syms && !take_runtime) {
+      a.outcome = "unused";
+      return false;
+    }
+    a.outcome = take_syms && take_runtime ? "symtab+dynsym" : take_syms ? "symtab" : "dynsym";
+    int idx = static_cast<int>(kept.size());
+    if (take_syms) {
+      syms_idx = idx;
+      out.origin = type;
+    }
+    if (take_runtime) {
+      runtime_idx = idx;
+      runtime_type = type;
+    }
+    kept.push_back(std::move(*elf));
+    return syms_idx >= 0 && runtime_idx >= 0;
+  }
+
+  DsoSymbols& out;
+  const DsoRef& ref;
+  const SymbolConfig& cfg;
+  std::vector<ElfFile> kept;  // at most two: the symtab file and the runtime file
+  int syms_idx = -1, runtime_idx = -1;
+  BinaryType runtime_type = BinaryType::kNotFound;
+};
 
 }  // namespace
 
@@ -151,66 +263,33 @@ DsoSymbols load_dso_symbols(const DsoRef& ref, const SymbolConfig& cfg) {
     return out;
   }
 
-  // dso__load(): without a recorded build-id, the local file's (needed for the build-id
-  // debuginfo path) becomes the DSO's. perf tests the path outside --symfs and reads the one
-  // inside it (is_regular_file(dso->long_name), then __symbol__join_symfs()); so do we.
-  if (out.build_id.empty() && is_regular_file(ref.path)) {
-    if (Result<BuildId> id = read_elf_build_id(join_symfs(cfg.symfs, ref.path))) {
-      out.build_id = *id;
+  Locator loc(out, ref, cfg);
+  bool done = loc.search_local();
+  // What no local file gave, from debuginfod: the binary for the runtime view (and its symbols,
+  // unstripped), then the debug file for the symbols. perf 6.1 fetches them into the build-id
+  // cache (`perf buildid-cache`, `record.debuginfod`), where its lookup then finds them as
+  // 'B' and 'D': so are they named here.
+  if (!done && !out.build_id.empty() && !cfg.debuginfod_urls.empty()) {
+    // A served file is checked like any other; one of another build-id is worth saying.
+    auto fetched = [&](BinaryType type, DebuginfodKind kind) {
+      std::string path = debuginfod_find(cfg.debuginfod_urls, out.build_id, kind);
+      bool both = loc.consider(type, path);
+      if (!path.empty() && out.attempts.back().outcome.starts_with("rejected")) {
+        add_symbol_warning(fmt::format(
+            "warning: debuginfod {}: the file served for build-id {} "
+            "({}) was {}",
+            cfg.debuginfod_urls, out.build_id.hex(), ref.path, out.attempts.back().outcome));
+      }
+      return both;
+    };
+    if (loc.runtime_idx < 0) done = fetched(BinaryType::kBuildIdCache, DebuginfodKind::kExecutable);
+    if (!done && loc.syms_idx < 0 && ref.kind != DsoKind::kVdso) {
+      fetched(BinaryType::kBuildIdCacheDebug, DebuginfodKind::kDebuginfo);
     }
   }
-
-  std::vector<ElfFile> kept;  // at most two: the symtab file and the runtime file
-  int syms_idx = -1, runtime_idx = -1;
-  BinaryType runtime_type = BinaryType::kNotFound;
-  for (Candidate& c : candidates(ref, out.build_id, cfg)) {
-    LoadAttempt& a = out.attempts.emplace_back();
-    a.type = c.type;
-    a.path = c.path;
-    if (c.path.empty()) {
-      a.outcome = "no file of this kind";
-      continue;
-    }
-    if (!is_regular_file(c.path)) {
-      a.outcome = "missing";
-      continue;
-    }
-    Result<ElfFile> elf = ElfFile::open(c.path);
-    if (!elf) {
-      a.outcome = "not ELF";
-      continue;
-    }
-    // symsrc__init(): "Always reject images with a mismatched build-id".
-    if (!out.build_id.empty()) {
-      Result<BuildId> found = elf->build_id();
-      if (!found) {
-        a.outcome = "rejected: no build-id";
-        continue;
-      }
-      if (!out.build_id.matches(*found)) {
-        a.outcome = fmt::format("rejected: build-id {} differs", found->hex());
-        continue;
-      }
-    }
-    bool take_syms = syms_idx < 0 && elf->has_symtab();
-    bool take_runtime = runtime_idx < 0 && elf->has_dynsym();
-    if (!take_syms && !take_runtime) {
-      a.outcome = "unused";
-      continue;
-    }
-    a.outcome = take_syms && take_runtime ? "symtab+dynsym" : take_syms ? "symtab" : "dynsym";
-    int idx = static_cast<int>(kept.size());
-    if (take_syms) {
-      syms_idx = idx;
-      out.origin = c.type;
-    }
-    if (take_runtime) {
-      runtime_idx = idx;
-      runtime_type = c.type;
-    }
-    kept.push_back(std::move(*elf));
-    if (syms_idx >= 0 && runtime_idx >= 0) break;
-  }
+  std::vector<ElfFile>& kept = loc.kept;
+  int syms_idx = loc.syms_idx, runtime_idx = loc.runtime_idx;
+  const BinaryType runtime_type = loc.runtime_type;
   if (syms_idx < 0 && runtime_idx < 0) return out;
   // No .symtab anywhere: the .dynsym has to do ("We'll have to hope for the best"), with the
   // .symtab of the binary's MiniDebugInfo when it has one (which perf 6.1 does not read).
@@ -252,8 +331,44 @@ DsoSymbols load_dso_symbols(const DsoRef& ref, const SymbolConfig& cfg) {
   return out;
 }
 
+void prefetch_from_debuginfod(const std::vector<DsoRef>& refs, const SymbolConfig& cfg) {
+  if (cfg.debuginfod_urls.empty()) return;
+  std::vector<std::pair<BuildId, DebuginfodKind>> wanted;
+  for (const DsoRef& ref : refs) {
+    if (ref.kind == DsoKind::kPerfMap) continue;
+    DsoSymbols out;
+    out.build_id = ref.build_id;
+    Locator loc(out, ref, cfg);
+    if (loc.search_local() || out.build_id.empty()) continue;
+    if (loc.runtime_idx < 0) wanted.emplace_back(out.build_id, DebuginfodKind::kExecutable);
+    if (loc.syms_idx < 0 && ref.kind != DsoKind::kVdso) {
+      wanted.emplace_back(out.build_id, DebuginfodKind::kDebuginfo);
+    }
+  }
+  debuginfod_prefetch(cfg.debuginfod_urls, wanted);
+}
+
+std::vector<std::string> SymbolConfig::build_id_roots() const {
+  std::vector<std::string> roots{buildid_dir};
+  for (const std::string& archive : archives) {
+    std::string root = mount_symbol_archive(archive);
+    if (!root.empty()) roots.push_back(std::move(root));
+  }
+  return roots;
+}
+
 SymbolConfig SymbolConfig::from_environment() {
   SymbolConfig c;
+  if (const char* urls = std::getenv("DEBUGINFOD_URLS")) c.debuginfod_urls = urls;
+  if (const char* list = std::getenv("READPERF_SYMBOLS")) {
+    std::string_view rest = list;
+    while (!rest.empty()) {
+      size_t colon = rest.find(':');
+      std::string_view one = rest.substr(0, colon);
+      if (!one.empty()) c.archives.emplace_back(one);
+      rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+    }
+  }
   if (const char* d = std::getenv("PERF_BUILDID_DIR"); d && *d) {
     c.buildid_dir = d;
   } else if (const char* home = std::getenv("HOME"); home && *home) {

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "readperf/symbols/symbol_files.h"
+
 namespace readperf {
 
 struct CfiFile::Impl {
@@ -43,7 +45,7 @@ CfiFile::~CfiFile() = default;
 std::unique_ptr<CfiFile> CfiFile::open(const std::string& path) {
   elf_version(EV_CURRENT);
   auto impl = std::make_unique<Impl>();
-  impl->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  impl->fd = open_symbol_file(path);
   if (impl->fd < 0) return nullptr;
   impl->elf = elf_begin(impl->fd, ELF_C_READ_MMAP, nullptr);
   if (!impl->elf || elf_kind(impl->elf) != ELF_K_ELF) return nullptr;

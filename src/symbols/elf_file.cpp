@@ -8,6 +8,8 @@
 #include <cstring>
 #include <utility>
 
+#include "readperf/symbols/symbol_files.h"
+
 namespace readperf {
 
 namespace {
@@ -23,7 +25,7 @@ size_t note_align(size_t n) { return (n + 3) & ~size_t{3}; }
 
 Result<ElfFile> ElfFile::open(const std::string& path) {
   if (!init_libelf()) return make_error("libelf: version mismatch");
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = open_symbol_file(path);
   if (fd < 0) return make_error(fmt::format("{}: {}", path, std::strerror(errno)));
   ElfFile f;
   f.path_ = path;

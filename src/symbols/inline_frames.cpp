@@ -9,6 +9,7 @@
 #include <optional>
 #include <string_view>
 
+#include "readperf/symbols/symbol_files.h"
 #include "symtab_source_files.h"
 #include "unit_functions.h"
 
@@ -81,7 +82,7 @@ InlineFrames::File* InlineFrames::file(const std::string& path) {
   auto it = files_.find(path);
   if (it != files_.end()) return it->second.get();
   auto f = std::make_unique<File>();
-  f->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  f->fd = open_symbol_file(path);
   if (f->fd >= 0) f->elf = open_for_lines(f->fd);
   if (f->elf) f->dwarf = dwarf_begin_elf(f->elf, DWARF_C_READ, nullptr);
   return files_.emplace(path, std::move(f)).first->second.get();

@@ -16,6 +16,8 @@
 #include <mutex>
 #include <span>
 
+#include "readperf/symbols/symbol_files.h"
+
 namespace readperf {
 
 namespace {
@@ -94,7 +96,13 @@ bool is_function_or_alias(char type) {
   return t == 'T' || t == 'W' || type == 'A';
 }
 
-bool exists(const std::string& path) { return access(path.c_str(), F_OK) == 0; }
+// A build-id cache's kallsyms for `dir` (ROOT/[kernel.kallsyms]/<id>): DIR/kallsyms, or DIR
+// itself in an old-style cache; empty when neither is a file.
+std::string cached_kallsyms_file(const std::string& dir) {
+  std::string path = dir + "/kallsyms";
+  if (is_symbol_file(path)) return path;
+  return is_symbol_file(dir) ? dir : std::string();
+}
 
 }  // namespace
 
@@ -106,33 +114,6 @@ const Symbol* KernelSymbols::find_module(std::string_view module, uint64_t ip) c
 std::pair<uint64_t, uint64_t> KernelSymbols::kernel_range() const {
   if (kernel.empty()) return {0, 0};
   return {kernel.symbols().front().start, kernel.symbols().back().end};
-}
-
-Result<std::string> read_whole_file(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return make_error(fmt::format("{}: {}", path, std::strerror(errno)));
-  std::string text;
-  struct stat st;
-  // /proc files say 0; start with room for a typical /proc/kallsyms then.
-  size_t cap = ::fstat(fd, &st) == 0 && st.st_size > 0 ? static_cast<size_t>(st.st_size) + 1
-                                                       : size_t{8} << 20;
-  text.resize(cap);
-  size_t len = 0;
-  while (true) {
-    if (len == text.size()) text.resize(text.size() * 2);
-    ssize_t n = ::read(fd, text.data() + len, text.size() - len);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int err = errno;
-      ::close(fd);
-      return make_error(fmt::format("{}: {}", path, std::strerror(err)));
-    }
-    if (n == 0) break;
-    len += static_cast<size_t>(n);
-  }
-  ::close(fd);
-  text.resize(len);
-  return text;
 }
 
 namespace {
@@ -210,7 +191,7 @@ struct Prefetched {
 
 Prefetched read_and_parse(const std::string& path) {
   Prefetched p;
-  p.text = read_whole_file(path);
+  p.text = read_symbol_file(path);
   if (p.text) p.parsed = parse_noting(*p.text, std::nullopt, kCommonRefs, p.ref_addrs.data());
   return p;
 }
@@ -281,7 +262,7 @@ Result<KernelSymbols> load_kallsyms(const std::string& path,
     if (!p.text) return tl::unexpected(p.text.error());
     k = settle(std::move(p), ref);
   } else {
-    ASSIGN_OR_RETURN(std::string text, read_whole_file(path));
+    ASSIGN_OR_RETURN(std::string text, read_symbol_file(path));
     k = parse_kallsyms(text, ref);
   }
   if (!k) return make_error(fmt::format("{}: {}", path, k.error().what()));
@@ -303,17 +284,10 @@ std::optional<KernelSymbols> find_cached_kallsyms(const std::string& buildid_dir
                                                   const RefRelocSym& ref,
                                                   std::vector<std::string>& attempts) {
   std::string root = buildid_dir + "/[kernel.kallsyms]";
-  DIR* d = opendir(root.c_str());
-  if (!d) return std::nullopt;
-  std::vector<std::string> entries;
-  while (dirent* e = readdir(d)) {
-    if (e->d_name[0] != '.') entries.emplace_back(e->d_name);
-  }
-  closedir(d);
-  std::sort(entries.begin(), entries.end());  // a stable choice whatever the directory order
-  for (const std::string& name : entries) {
-    std::string path = root + "/" + name + "/kallsyms";
-    if (!exists(path)) path = root + "/" + name;
+  // In name order: a stable choice whatever the directory order.
+  for (const std::string& name : list_symbol_dir(root)) {
+    std::string path = cached_kallsyms_file(root + "/" + name);
+    if (path.empty()) continue;
     Result<KernelSymbols> k = load_kallsyms(path, ref);
     if (k && k->delta == 0) {
       attempts.push_back(
@@ -385,8 +359,8 @@ KernelSymbols load_kernel_symbols(const BuildId& build_id, const std::optional<R
     }
     if (ref) {
       if (host) attempts.back() += fmt::format(" (but its {} is not the recorded one)", ref->name);
-      if (auto cached = find_cached_kallsyms(cfg.buildid_dir, *ref, attempts)) {
-        return std::move(*cached);
+      for (const std::string& root : cfg.build_id_roots()) {
+        if (auto cached = find_cached_kallsyms(root, *ref, attempts)) return std::move(*cached);
       }
     }
     if (host) return std::move(*host);  // perf's answer, if nothing better is known
@@ -396,15 +370,17 @@ KernelSymbols load_kernel_symbols(const BuildId& build_id, const std::optional<R
     if (auto k = try_load(cfg.proc_kallsyms)) return std::move(*k);
     return none();
   }
+  // The build-id cache's copy, then each archive's.
   std::string hex = build_id.hex();
-  std::string dir = cfg.buildid_dir + "/[kernel.kallsyms]/" + hex;
-  std::string path = dir + "/kallsyms";
-  if (!exists(path)) path = dir;  // old-style cache: the file itself
-  if (!exists(path)) {
-    attempts.push_back(fmt::format("kallsyms {}/kallsyms: missing", dir));
-    return none();
+  for (const std::string& root : cfg.build_id_roots()) {
+    std::string dir = root + "/[kernel.kallsyms]/" + hex;
+    std::string path = cached_kallsyms_file(dir);
+    if (path.empty()) {
+      attempts.push_back(fmt::format("kallsyms {}/kallsyms: missing", dir));
+      continue;
+    }
+    if (auto k = try_load(path)) return std::move(*k);
   }
-  if (auto k = try_load(path)) return std::move(*k);
   return none();
 }
 
@@ -415,10 +391,11 @@ std::string first_kallsyms_path(const BuildId& build_id, const SymbolConfig& cfg
   if (build_id.empty()) return cfg.proc_kallsyms;
   Result<BuildId> running = read_notes_build_id(cfg.sys_kernel_notes);
   if (running && build_id.matches(*running)) return cfg.proc_kallsyms;
-  std::string dir = cfg.buildid_dir + "/[kernel.kallsyms]/" + build_id.hex();
-  std::string path = dir + "/kallsyms";
-  if (!exists(path)) path = dir;
-  return exists(path) ? path : std::string();
+  for (const std::string& root : cfg.build_id_roots()) {
+    std::string path = cached_kallsyms_file(root + "/[kernel.kallsyms]/" + build_id.hex());
+    if (!path.empty()) return path;
+  }
+  return {};
 }
 
 }  // namespace readperf

@@ -29,6 +29,7 @@ const KernelSymbols& SymbolCache::kernel(const BuildId& build_id,
                                          const std::optional<RefRelocSym>& ref) {
   if (!kernel_) {
     kernel_ = std::make_unique<KernelSymbols>(load_kernel_symbols(build_id, ref, config_));
+    kernel_->build_id = build_id;
   }
   return *kernel_;
 }

@@ -65,7 +65,9 @@ struct Frame {
   uint64_t map_start = 0;       // the map's start, for perf's symbol offset quirk
   char level = 0;               // 'k' kernel, '.' user, 'H' cpumodes perf does not resolve
   uint8_t cpumode = 0;
-  bool inlined = false;      // an inline frame (DWARF issue)
+  bool inlined = false;  // an inline frame (DWARF issue)
+  // The map's binary was looked for and not found anywhere (no symbols for any address in it).
+  bool binary_missing = false;
   std::string_view srcline;  // for inline frames (DWARF issue)
 
   // The address in the symbol table's coordinates, the one `sym` was found with.
@@ -91,6 +93,13 @@ struct ResolvedSample {
   // The callchain cursor's frames, leaf first; empty without a call chain.
   std::vector<Frame> callchain;
   bool has_callchain = false;
+};
+
+// A binary samples fell in whose symbols were not found, and how many samples (their own
+// address, not their callers') fell in it.
+struct MissingBinary {
+  const Dso* dso = nullptr;
+  uint64_t samples = 0;
 };
 
 struct ResolverOptions {
@@ -120,6 +129,9 @@ inline bool unwinds_user_stacks(const std::optional<std::string>& arch) {
 class Resolver {
  public:
   Resolver(Machine& machine, SymbolCache& symbols, ResolverOptions options = {});
+  // Hands its count of samples in missing binaries to the process's summary
+  // (missing_symbols.h); the Machine must still be alive.
+  ~Resolver();
   Resolver(const Resolver&) = delete;
   Resolver& operator=(const Resolver&) = delete;
 
@@ -146,6 +158,14 @@ class Resolver {
   // --verbose), and tells whether the kernel's were.
   void for_each_loaded(const std::function<void(const Dso&, const DsoSymbols&)>& fn) const;
   const KernelSymbols* kernel_symbols() const { return kernel_; }
+
+  // The samples resolved so far, and those among them whose address fell in a binary whose
+  // symbols were not found, by binary, most samples first (name order on ties).
+  uint64_t samples_resolved() const { return samples_resolved_; }
+  // Counts a sample its owner did not resolve again, because it is the same as one resolved
+  // since the Machine last changed (report's repeat cache): it fell where that one fell.
+  void count_repeat(const Sample& s);
+  std::vector<MissingBinary> missing_binaries() const;
 
   // sort.c hist_entry__srcline(): the srcline of a frame, interned (equal strings share their
   // storage for the Resolver's life). `chain`: the frame is a call-chain entry (perf looks
@@ -185,6 +205,8 @@ class Resolver {
   ResolvedSample result_;
   const KernelSymbols* kernel_ = nullptr;
   std::unordered_map<const Dso*, DsoEntry> dsos_;
+  uint64_t samples_resolved_ = 0;
+  std::unordered_map<const Dso*, uint64_t> missing_samples_;
   std::vector<const Dso*> load_order_;
   // KSYMBOL (BPF) dsos get one symbol named after them, at map-relative 0, as
   // machine.c machine__process_ksymbol_register() inserts.

@@ -71,6 +71,11 @@ struct DsoSymbols {
 // prints "[unknown]") and the attempts say why.
 DsoSymbols load_dso_symbols(const DsoRef& ref, const SymbolConfig& config);
 
+// Starts fetching from debuginfod (SymbolConfig::debuginfod_urls), in parallel, what
+// load_dso_symbols() will ask it for: for each DSO, its binary when no local file has a
+// .dynsym, its debug file when none has a .symtab. Looks at ELF headers only; returns at once.
+void prefetch_from_debuginfod(const std::vector<DsoRef>& refs, const SymbolConfig& config);
+
 // build-id.c __dso__build_id_filename(): DIR/.build-id/xx/rest followed to the cached copy's
 // `file` ("elf", "debug", "vdso", "kallsyms"); an old-style cache entry (the link is the
 // binary itself) is returned as is. Also follows a link stored as a small text file holding

@@ -44,6 +44,7 @@ struct KernelSymbols {
   // kallsyms file (perf makes them relative to the module's map; symoff is the same).
   std::map<std::string, SymbolTable, std::less<>> modules;
   uint64_t delta = 0;                 // kallsyms(ref) - ref.addr
+  BuildId build_id;                   // the recorded kernel's, when the recording names it
   std::string path;                   // the kallsyms file read; empty when none was found
   std::vector<std::string> attempts;  // what was looked at, for --verbose
 
@@ -75,9 +76,5 @@ std::string first_kallsyms_path(const BuildId& build_id, const SymbolConfig& con
 // load_kallsyms(path) finds it done: /proc/kallsyms alone costs the kernel ~25 ms to format.
 // The result is the same as loading it then (the later call takes it, once).
 void prefetch_kallsyms(const std::string& path);
-
-// Reads a whole file with read(2) (no iostreams); /proc files, whose size stat() does not
-// tell, included.
-Result<std::string> read_whole_file(const std::string& path);
 
 }  // namespace readperf

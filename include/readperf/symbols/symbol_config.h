@@ -5,12 +5,19 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace readperf {
 
 struct SymbolConfig {
   // The build-id cache (perf's buildid_dir): $PERF_BUILDID_DIR, else $HOME/.debug.
   std::string buildid_dir;
+  // Symbol archives (`readperf archive`'s FILE.tar.zst: `--symbols`, $READPERF_SYMBOLS), read
+  // in place as build-id caches after buildid_dir.
+  std::vector<std::string> archives;
+  // debuginfod servers (`--debuginfod URL`, $DEBUGINFOD_URLS, space-separated): binaries and
+  // debug files missing everywhere else are fetched by build-id; empty: never.
+  std::string debuginfod_urls;
   // A root prepended to every path perf looks at (symbol_conf.symfs); empty for none.
   std::string symfs;
   // A kallsyms file to use for the kernel, and only it (--kallsyms).
@@ -36,8 +43,13 @@ struct SymbolConfig {
   std::string recorded_os_release;
   std::string sys_kernel_notes = "/sys/kernel/notes";
 
-  // perf's defaults (util/config.c set_buildid_dir without a config file).
+  // perf's defaults (util/config.c set_buildid_dir without a config file), with the archives
+  // of $READPERF_SYMBOLS (':'-separated) and the servers of $DEBUGINFOD_URLS.
   static SymbolConfig from_environment();
+
+  // The build-id caches in lookup order: buildid_dir, then each archive that could be read
+  // (its members' paths start with the archive's).
+  std::vector<std::string> build_id_roots() const;
 };
 
 }  // namespace readperf

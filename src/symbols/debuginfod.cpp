@@ -1,0 +1,187 @@
+#include "readperf/symbols/debuginfod.h"
+
+#include <elfutils/debuginfod.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <future>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "readperf/symbols/symbol_files.h"
+
+namespace readperf {
+
+namespace {
+
+constexpr size_t kMaxThreads = 8;
+
+struct Key {
+  std::string hex;
+  DebuginfodKind kind;
+  auto operator<=>(const Key&) const = default;
+};
+
+// Every fetch of the process: its answer (a path, or empty) once known.
+struct Registry {
+  std::mutex mu;
+  std::string urls;  // the server list in DEBUGINFOD_URLS
+  bool unreachable = false;
+  std::map<Key, std::shared_future<std::string>> fetches;
+  std::deque<std::pair<Key, std::promise<std::string>>> queue;  // prefetches not started
+  std::vector<std::thread> workers;
+  std::condition_variable work;
+  std::atomic<bool> cancel{false};
+
+  ~Registry() {
+    // At exit: abort the transfers still running (the progress callback sees `cancel`) and
+    // wait for their threads, before libdebuginfod and libcurl are torn down.
+    {
+      std::lock_guard lock(mu);
+      cancel = true;
+      queue.clear();
+    }
+    work.notify_all();
+    for (std::thread& t : workers) t.join();
+  }
+};
+
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+int progress(debuginfod_client*, long, long) { return registry().cancel ? 1 : 0; }
+
+// Points libdebuginfod at `urls` and sets readperf's bounds, before the first client exists
+// (the library reads its environment when it queries). Called with the registry locked.
+void configure(Registry& r, const std::string& urls) {
+  if (r.urls == urls) return;
+  r.urls = urls;
+  r.unreachable = false;
+  const char* current = std::getenv(DEBUGINFOD_URLS_ENV_VAR);
+  if (!current || urls != current) ::setenv(DEBUGINFOD_URLS_ENV_VAR, urls.c_str(), 1);
+  // libdebuginfod waits 90 s for a server that does not answer; a report should not.
+  ::setenv(DEBUGINFOD_TIMEOUT_ENV_VAR, "10", 0);
+  ::setenv(DEBUGINFOD_MAXTIME_ENV_VAR, "120", 0);
+}
+
+bool is_server_problem(int err) {
+  // -ENOENT: no server has it (HTTP 404), -EFBIG: over DEBUGINFOD_MAXSIZE; anything else means
+  // the servers could not be asked (refused, unreachable, timed out, a transport error).
+  return err != -ENOENT && err != -EFBIG && err != -ECANCELED;
+}
+
+// One query, on the calling thread.
+std::string fetch(const std::string& urls, const Key& key) {
+  debuginfod_client* c = debuginfod_begin();
+  if (!c) return {};
+  debuginfod_set_progressfn(c, progress);
+  char* path = nullptr;
+  const auto* hex = reinterpret_cast<const unsigned char*>(key.hex.c_str());
+  int fd = key.kind == DebuginfodKind::kExecutable ? debuginfod_find_executable(c, hex, 0, &path)
+                                                   : debuginfod_find_debuginfo(c, hex, 0, &path);
+  debuginfod_end(c);
+  if (fd >= 0) {
+    ::close(fd);
+    std::string out = path ? path : "";
+    std::free(path);
+    return out;
+  }
+  std::free(path);
+  if (is_server_problem(fd) && !registry().cancel) {
+    Registry& r = registry();
+    std::lock_guard lock(r.mu);
+    if (!r.unreachable && r.urls == urls) {
+      r.unreachable = true;
+      add_symbol_warning(
+          fmt::format("warning: debuginfod {}: {} (build-id {}); no more files are asked of it",
+                      urls, std::strerror(-fd), key.hex));
+    }
+  }
+  return {};
+}
+
+// Takes queued prefetches until the process ends.
+void worker(std::string urls) {
+  Registry& r = registry();
+  std::unique_lock lock(r.mu);
+  while (true) {
+    r.work.wait(lock, [&] { return r.cancel || !r.queue.empty(); });
+    if (r.cancel) return;
+    auto [key, promise] = std::move(r.queue.front());
+    r.queue.pop_front();
+    bool skip = r.unreachable;
+    lock.unlock();
+    promise.set_value(skip ? std::string() : fetch(urls, key));
+    lock.lock();
+  }
+}
+
+// The id as the servers know it: perf pads a shorter build-id (a 16-byte MD5 one, lld's
+// --build-id=md5) to 20 bytes with zeros in its header.
+Key key_of(const BuildId& id, DebuginfodKind kind) {
+  const std::vector<uint8_t>& b = id.bytes();
+  if (b.size() == BuildId::kMaxSize &&
+      std::all_of(b.end() - 4, b.end(), [](uint8_t x) { return x == 0; })) {
+    return Key{BuildId::from_bytes(std::span(b.data(), 16)).hex(), kind};
+  }
+  return Key{id.hex(), kind};
+}
+
+}  // namespace
+
+std::string debuginfod_find(const std::string& urls, const BuildId& id, DebuginfodKind kind) {
+  if (urls.empty() || id.empty()) return {};
+  Registry& r = registry();
+  Key key = key_of(id, kind);
+  std::shared_future<std::string> pending;
+  std::promise<std::string> mine;
+  {
+    std::lock_guard lock(r.mu);
+    configure(r, urls);
+    auto it = r.fetches.find(key);
+    if (it != r.fetches.end()) {
+      pending = it->second;
+    } else {
+      if (r.unreachable) return {};
+      r.fetches.emplace(key, mine.get_future().share());
+    }
+  }
+  if (pending.valid()) return pending.get();
+  std::string path = fetch(urls, key);
+  mine.set_value(path);
+  return path;
+}
+
+void debuginfod_prefetch(const std::string& urls,
+                         const std::vector<std::pair<BuildId, DebuginfodKind>>& wanted) {
+  if (urls.empty()) return;
+  Registry& r = registry();
+  std::lock_guard lock(r.mu);
+  configure(r, urls);
+  if (r.unreachable) return;
+  size_t added = 0;
+  for (const auto& [id, kind] : wanted) {
+    if (id.empty()) continue;
+    Key key = key_of(id, kind);
+    if (r.fetches.count(key)) continue;
+    std::promise<std::string> p;
+    r.fetches.emplace(key, p.get_future().share());
+    r.queue.emplace_back(std::move(key), std::move(p));
+    ++added;
+  }
+  while (r.workers.size() < std::min(kMaxThreads, r.queue.size())) {
+    r.workers.emplace_back(worker, urls);
+  }
+  if (added) r.work.notify_all();
+}
+
+}  // namespace readperf
