@@ -35,6 +35,33 @@ std::string_view Resolver::srcline(const Frame& f, bool chain) {
   return lookup_srcline(f, chain, true);
 }
 
+bool Resolver::addr2line_target(const Frame& f, uint64_t addr, std::string* path,
+                                uint64_t* objdump_addr) {
+  *objdump_addr = addr;
+  if (!f.map || !f.dso) return false;
+  // srcline.c dso__name(): the symbol source file, never a "[...]" name.
+  const DsoSymbols* ds = f.dso->space == DsoSpace::kUser ? user_symbols(*f.map) : nullptr;
+  if (!ds) return false;
+  *path = ds->symtab_path.empty() ? f.dso->long_name : ds->symtab_path;
+  if (path->empty() || (*path)[0] == '[' || path->compare(0, 10, "/tmp/perf-") == 0) return false;
+  // map__rip_2objdump(): executables' addresses are their ELF virtual addresses.
+  const CfiFile* rt = ds->runtime_path.empty() ? nullptr : cfi_.get(ds->runtime_path);
+  if (rt && rt->elf_type() != ET_DYN) *objdump_addr = rt->offset_to_vaddr(addr);
+  return true;
+}
+
+bool Resolver::srcline_split(const Frame& f, std::string* file, uint32_t* line) {
+  // srcline.c get_srcline_split(): addr2line's first record, its whole file name.
+  std::string path;
+  uint64_t objdump_addr = 0;
+  if (!addr2line_target(f, f.addr, &path, &objdump_addr)) return false;
+  const std::vector<InlineRecord>& recs = inlines_.lookup(path, objdump_addr, nullptr);
+  if (recs.empty()) return false;
+  *file = recs.front().file;
+  *line = recs.front().line;
+  return true;
+}
+
 std::string_view Resolver::lookup_srcline(const Frame& f, bool chain, bool with_sym) {
   // map__srcline(): "??:0" without a map.
   if (!f.map || !f.dso) return intern_srcline("??:0");
@@ -46,7 +73,7 @@ std::string_view Resolver::lookup_srcline(const Frame& f, bool chain, bool with_
 
   uint64_t objdump_addr = addr;
   std::string path;  // the file addr2line reads
-  const std::vector<InlineRecord>* recs = records_at(f, addr, &path, &objdump_addr);
+  if (addr2line_target(f, addr, &path, &objdump_addr)) recs = records_at(f, addr);
   std::string_view out;
   const std::vector<InlineRecord>* no_line = nullptr;
   if (recs && !recs->empty()) {
@@ -67,28 +94,18 @@ std::string_view Resolver::lookup_srcline(const Frame& f, bool chain, bool with_
   return out;
 }
 
-const std::vector<InlineRecord>* Resolver::records_at(const Frame& f, uint64_t addr,
-                                                      std::string* path, uint64_t* objdump_addr) {
-  *objdump_addr = addr;
-  // srcline.c dso__name(): the symbol source file, never a "[...]" name.
-  const DsoSymbols* ds = f.dso->space == DsoSpace::kUser ? user_symbols(*f.map) : nullptr;
-  if (!ds) return nullptr;
-  *path = ds->symtab_path.empty() ? f.dso->long_name : ds->symtab_path;
-  if (path->empty() || (*path)[0] == '[' || path->compare(0, 10, "/tmp/perf-") == 0) return nullptr;
-  // map__rip_2objdump(): executables' addresses are their ELF virtual addresses.
-  const CfiFile* rt = ds->runtime_path.empty() ? nullptr : cfi_.get(ds->runtime_path);
-  if (rt && rt->elf_type() != ET_DYN) *objdump_addr = rt->offset_to_vaddr(addr);
+const std::vector<InlineRecord>* Resolver::records_at(const Frame& f, uint64_t addr) {
+  std::string path;
+  uint64_t objdump_addr = 0;
+  if (!addr2line_target(f, addr, &path, &objdump_addr)) return nullptr;
   std::optional<EnclosingSymbol> enclosing;
-  if (f.sym) enclosing = EnclosingSymbol{f.sym->name, *objdump_addr - (f.addr - f.sym->start)};
-  return &inlines_.lookup(*path, *objdump_addr, enclosing ? &*enclosing : nullptr);
+  if (f.sym) enclosing = EnclosingSymbol{f.sym->name, objdump_addr - (f.addr - f.sym->start)};
+  return &inlines_.lookup(path, objdump_addr, enclosing ? &*enclosing : nullptr);
 }
 
 const InlineRecord* Resolver::line_record(const Frame& f) {
   if (f.record) return f.record;
-  if (!f.map || !f.dso) return nullptr;
-  std::string path;
-  uint64_t objdump_addr;
-  const std::vector<InlineRecord>* recs = records_at(f, f.addr, &path, &objdump_addr);
+  const std::vector<InlineRecord>* recs = records_at(f, f.addr);
   return recs && !recs->empty() ? &recs->front() : nullptr;
 }
 

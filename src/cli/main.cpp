@@ -81,7 +81,8 @@ int run(int argc, char** argv) {
                "do not read .gnu_debugdata symbols (perf 6.1 does not), to print what perf prints");
 
   readperf::cli::ReportOptions report;
-  CLI::App* rep = app.add_subcommand("report", "perf report: dump, header, stats");
+  CLI::App* rep = app.add_subcommand(
+      "report", "perf report: the histogram (--stdio), --stats, --header-only, -D");
   rep->add_option("-i,--input", report.input, "input file, - for standard input")
       ->capture_default_str();
   rep->add_flag("-D,--dump-raw-trace", report.dump_raw_trace, "dump every record");

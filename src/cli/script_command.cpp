@@ -103,6 +103,8 @@ CLI::App* add_script_command(CLI::App& app, ScriptOptions& o) {
       ->option_text("dso[,dso...]");
   s->add_option("-S,--symbols", o.symbols, "only consider these symbols")
       ->option_text("symbol[,symbol...]");
+  s->add_option("--stop-bt", o.stop_bt, "Stop display of callgraph at these symbols")
+      ->option_text("symbol[,symbol...]");
   s->add_option("--addr-range", o.config.addr_range,
                 "Use with -S to list traced records within address range");
   s->add_flag("-d,--debug-mode", o.config.debug_mode,
@@ -144,6 +146,7 @@ int run_script(const ScriptOptions& o) {
   }
   cfg.dsos = split(o.dsos, ",");
   cfg.symbol_filter = split(o.symbols, ",");
+  cfg.stop_bt = split(o.stop_bt, ",");
   cfg.input_name = o.input;
   cfg.symbols.full_source_path = o.full_source_path;
   cfg.symbols.inline_names = o.inline_names;

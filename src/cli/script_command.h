@@ -25,7 +25,7 @@ struct ScriptOptions {
   bool no_demangle = false;
   unsigned max_stack = 127;
   int verbose = 0;
-  std::string dsos, symbols;
+  std::string dsos, symbols, stop_bt;
   // Options bound straight to the printer's configuration (--reltime, --show-*-events,
   // --header, ...); run_script() fills in the rest.
   ScriptConfig config;

@@ -50,7 +50,7 @@ std::vector<std::string> default_to_summary(const CLI::App& app, int argc, char*
   std::vector<std::string> args(argv, argv + argc);
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a == "--buildid-dir") {  // the global option that takes a value
+    if (a == "--buildid-dir" || a == "--debug") {  // the global options that take a value
       ++i;
       continue;
     }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "readperf/format/error.h"
@@ -111,6 +112,28 @@ void print_record_text(OutBuffer& out, const RecordView& r, ByteOrder order, con
 
 // builtin-script.c perf_sample__fprintf_flags(): the branch flags column ("  %-21s ").
 void print_sample_flags(OutBuffer& out, uint32_t flags);
+
+// builtin-script.c map__fprintf_srccode() with srccode.c's file cache: "|LINE     source"
+// for a sample's own address, not again while a thread stays on the same line.
+class ScriptSourceLines {
+ public:
+  // Prints the line (without its newline); false when there was nothing to print.
+  bool print(OutBuffer& out, Resolver& resolver, const Frame& self, const void* thread);
+
+ private:
+  struct File {
+    bool missing = false;
+    std::string text;
+    std::vector<size_t> starts;  // where each line begins
+  };
+  struct Last {
+    std::string file;
+    uint32_t line = 0;
+  };
+  const File* file(const std::string& path);
+  std::unordered_map<std::string, File> files_;
+  std::unordered_map<const void*, Last> last_;  // per thread (thread->srccode_state)
+};
 
 // mem-events.c perf_script__meminfo_scnprintf() through data_src__fprintf().
 void print_data_src(OutBuffer& out, uint64_t data_src);

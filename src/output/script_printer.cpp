@@ -520,6 +520,12 @@ class ScriptSink : public EventSink {
         if (opts & kPrintSrcline) print_srcline(fr);
         if (fr.inlined) out_->write(" (inlined)");
         out_->put('\n');
+        // symbol_conf.bt_stop_list (--stop-bt).
+        if (fr.sym && !cfg_.stop_bt.empty() &&
+            std::find(cfg_.stop_bt.begin(), cfg_.stop_bt.end(), fr.sym->name) !=
+                cfg_.stop_bt.end()) {
+          break;
+        }
       }
       return;
     }
@@ -611,6 +617,11 @@ class ScriptSink : public EventSink {
     if (f & kDataPageSize) print_page_size(*out_, s.data_page_size);
     if (f & kCodePageSize) print_page_size(*out_, s.code_page_size);
     out_->put('\n');
+    // process_event() prints the source line to standard output, whichever file the sample's
+    // line went to.
+    if ((f & kSrccode) && srccode_.print(stdout_, resolver(), rs.self, rs.thread)) {
+      stdout_.put('\n');
+    }
   }
 
   const std::string& event_name_of(const Evsel& evsel) {
@@ -642,6 +653,7 @@ class ScriptSink : public EventSink {
   ScriptStat stat_;
   ScriptTrace trace_;
   ScriptLineStart start_;
+  ScriptSourceLines srccode_;
   std::string arch_ = "x86";
   bool native_arch_ = false;
   bool type_ready_[kOutputTypes] = {};

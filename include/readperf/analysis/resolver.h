@@ -186,6 +186,9 @@ class Resolver {
   // storage for the Resolver's life). `chain`: the frame is a call-chain entry (perf looks
   // those up at the recorded address), else the sample's own (at the map-relative one).
   std::string_view srcline(const Frame& f, bool chain);
+  // srcline.c get_srcline_split(): the source file (whole path) and line of a sample's own
+  // frame, for `script -F +srccode`; false without one.
+  bool srcline_split(const Frame& f, std::string* file, uint32_t* line);
   // What `script -F +srcline` prints under a frame (empty: nothing).
   std::string_view script_srcline(const Frame& f);
 
@@ -244,10 +247,12 @@ class Resolver {
   };
   std::string_view intern_srcline(std::string_view s);
   std::string_view lookup_srcline(const Frame& f, bool chain, bool with_sym);
-  // addr2line's records at `addr` of the frame's DSO (map-relative; null when it has no file
-  // to read), with the file read and the address looked up.
-  const std::vector<InlineRecord>* records_at(const Frame& f, uint64_t addr, std::string* path,
-                                              uint64_t* objdump_addr);
+  // The file addr2line is run on for `f`'s DSO and the address it is given for `addr` (a
+  // map-relative address); false for DSOs perf asks no addr2line about.
+  bool addr2line_target(const Frame& f, uint64_t addr, std::string* path, uint64_t* objdump_addr);
+  // addr2line's records at `addr` of the frame's DSO (map-relative; null when perf asks
+  // addr2line nothing about it).
+  const std::vector<InlineRecord>* records_at(const Frame& f, uint64_t addr);
   std::unordered_set<std::string> srclines_;
   // addr2line's answer where the line tables have nothing: "FUNCTION\nFILE:?" when its symbol
   // table has a function there, kept by the file it names; null when it answers nothing.

@@ -68,6 +68,8 @@ struct ScriptConfig {
   // --dsos, -S/--symbols (symbol_conf.dso_list, sym_list): samples elsewhere are not printed.
   std::vector<std::string> dsos;
   std::vector<std::string> symbol_filter;
+  // --stop-bt: a call chain is printed down to (and with) the first frame of these symbols.
+  std::vector<std::string> stop_bt;
   // --addr-range: -S addresses match this many bytes from them.
   int addr_range = 0;
   // -d/--debug-mode: check the samples' time order instead of printing them.
