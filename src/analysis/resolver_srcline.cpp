@@ -73,6 +73,7 @@ std::string_view Resolver::lookup_srcline(const Frame& f, bool chain, bool with_
 
   uint64_t objdump_addr = addr;
   std::string path;  // the file addr2line reads
+  const std::vector<InlineRecord>* recs = nullptr;
   if (addr2line_target(f, addr, &path, &objdump_addr)) recs = records_at(f, addr);
   std::string_view out;
   const std::vector<InlineRecord>* no_line = nullptr;
