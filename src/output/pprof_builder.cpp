@@ -62,7 +62,10 @@ PprofBuilder::PprofBuilder(bool symbolized, Resolver* lines)
   strings_.intern("");  // string_table[0] must be ""
   str_comm_ = str("comm");
   str_pid_ = str("pid");
-  if (!symbolized_) str_unwound_ = str(kUnwoundFromLabel);
+  if (!symbolized_) {
+    str_unwound_ = str(kUnwoundFromLabel);
+    str_cpumodes_ = str(kCpumodesLabel);
+  }
 }
 
 std::vector<int64_t>& PprofBuilder::sample(std::string_view comm, int32_t pid,
@@ -70,7 +73,7 @@ std::vector<int64_t>& PprofBuilder::sample(std::string_view comm, int32_t pid,
   key_.clear();
   key_.push_back(static_cast<uint64_t>(str(comm)));
   key_.push_back(static_cast<uint64_t>(static_cast<uint32_t>(pid)));
-  int64_t unwound_from = -1;
+  int64_t unwound_from = -1, cpumodes = 0;
   if (symbolized_) {
     // Frames leaf first; inline frames gather into the location of the frame after them.
     size_t i = 0;
@@ -81,20 +84,30 @@ std::vector<int64_t>& PprofBuilder::sample(std::string_view comm, int32_t pid,
       i = j + 1;
     }
   } else {
-    for (size_t i = 0; i < frames.size(); ++i) key_.push_back(location_id(frames.subspan(i, 1)));
+    cpumodes_.clear();
+    bool implied = true;
+    for (size_t i = 0; i < frames.size(); ++i) {
+      const Frame& f = frames[i];
+      key_.push_back(location_id(frames.subspan(i, 1)));
+      cpumodes_.push_back(static_cast<char>('0' + (f.cpumode & 7)));
+      implied &= (f.cpumode & 7) == implied_cpumode(f.map ? f.map->start : f.ip);
+    }
     if (unwound_begin < frames.size()) unwound_from = static_cast<int64_t>(unwound_begin);
+    if (!implied) cpumodes = str(cpumodes_);
     key_.push_back(static_cast<uint64_t>(unwound_from));
+    key_.push_back(static_cast<uint64_t>(cpumodes));
   }
   auto [id, added] = sample_ids_.intern(key_);
   if (added) {
-    size_t locations_end = key_.size() - (symbolized_ ? 0 : 1);
+    size_t locations_end = key_.size() - (symbolized_ ? 0 : 2);
     samples_.push_back(
         SampleInfo{std::vector<uint64_t>(key_.begin() + 2,
                                          key_.begin() + static_cast<ptrdiff_t>(locations_end)),
                    {},
                    static_cast<int64_t>(key_[0]),
                    pid,
-                   unwound_from});
+                   unwound_from,
+                   cpumodes});
   }
   return samples_[id - 1].values;
 }
@@ -202,6 +215,12 @@ void PprofBuilder::write(const PprofHeader& h, GzipWriter& out) {
         label.tag(pb::kNum, ProtoWriter::kVarint);
         label.varint(0);
       }
+      m.message(pb::kLabel, label);
+    }
+    if (s.cpumodes) {
+      label.clear();
+      label.int64(pb::kKey, str_cpumodes_);
+      label.int64(pb::kStr, s.cpumodes);
       m.message(pb::kLabel, label);
     }
     w.message(pb::kSample, m);

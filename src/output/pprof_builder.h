@@ -28,6 +28,7 @@
 
 #include "gzip_writer.h"
 #include "readperf/analysis/resolver.h"
+#include "readperf/format/perf_abi.h"
 #include "string_interner.h"
 
 namespace readperf {
@@ -48,6 +49,18 @@ struct PprofHeader {
 inline constexpr std::string_view kUnsymbolizedMark = "readperf-unsymbolized";
 // The label of the first unwound location's index.
 inline constexpr std::string_view kUnwoundFromLabel = "unwound_from";
+// The label of the cpumode each location was looked up in (one digit per location, perf's
+// PERF_RECORD_MISC_* values), present when one differs from what its address implies:
+// kernel maps from 1 << 63 up (machine__kernel_start() on x86_64), a process's below. A sample
+// of user mode at a kernel address (a syscall's entry) has no map; in kernel mode it might.
+inline constexpr std::string_view kCpumodesLabel = "cpumodes";
+// Where kernel addresses begin (ResolverOptions::kernel_start's default).
+inline constexpr uint64_t kPprofKernelStart = uint64_t{1} << 63;
+// The cpumode an address is taken to be looked up in without a "cpumodes" label: `where` is
+// its mapping's start, or the address itself without one.
+inline uint8_t implied_cpumode(uint64_t where) {
+  return where >= kPprofKernelStart ? kMiscKernel : kMiscUser;
+}
 
 class PprofBuilder {
  public:
@@ -96,6 +109,7 @@ class PprofBuilder {
     int64_t comm;
     int32_t pid;
     int64_t unwound_from;  // -1: none
+    int64_t cpumodes;      // a string id, 0: none
   };
 
   int64_t str(std::string_view s) { return strings_.intern(s); }
@@ -108,7 +122,8 @@ class PprofBuilder {
   bool symbolized_;
   Resolver* lines_;
   StringInterner strings_;
-  int64_t str_comm_ = 0, str_pid_ = 0, str_unwound_ = 0;
+  int64_t str_comm_ = 0, str_pid_ = 0, str_unwound_ = 0, str_cpumodes_ = 0;
+  std::string cpumodes_;
   KeyTable sample_ids_, mapping_ids_, location_ids_, function_ids_;
   std::vector<SampleInfo> samples_;
   std::vector<MappingInfo> mappings_;

@@ -23,8 +23,6 @@ namespace readperf {
 
 namespace {
 
-// Where kernel addresses begin (Resolver's kernel_start, x86_64 and arm64 alike).
-constexpr uint64_t kKernelStart = uint64_t{1} << 63;
 // Threads made up to hold one user mapping each (no real thread has these ids).
 constexpr int32_t kFirstMappingPid = 0x40000000;
 
@@ -244,19 +242,47 @@ std::optional<std::pair<std::string, uint64_t>> kernel_ref_of(std::string_view m
   return std::make_pair(std::string(ref.substr(0, colon)), addr);
 }
 
+// The labels readperf's unsymbolized export gives a sample (pprof_builder.h).
+struct SampleLabels {
+  std::string_view comm;
+  int64_t pid = 0;
+  int64_t unwound_from = -1;
+  std::string_view cpumodes;
+  // The cpumode location `i` was looked up in; `where` its mapping's start, else its address.
+  uint8_t cpumode(size_t i, uint64_t where) const {
+    if (i < cpumodes.size() && cpumodes[i] >= '0' && cpumodes[i] <= '7') {
+      return static_cast<uint8_t>(cpumodes[i] - '0');
+    }
+    return implied_cpumode(where);
+  }
+};
+
+// The index of the mapping of `id` (readperf writes ids 1, 2, ... in order; others may not), or
+// past the end.
+size_t mapping_index(const Profile& p, uint64_t id) {
+  if (id >= 1 && id <= p.mappings.size() && p.mappings[id - 1].id == id) return id - 1;
+  for (size_t i = 0; i < p.mappings.size(); ++i) {
+    if (id && p.mappings[i].id == id) return i;
+  }
+  return ~size_t{0};
+}
+
 // The mappings as a Machine's maps: the kernel's from synthesized kernel MMAP records (its
 // relocation reference from the mark), modules and BPF programs likewise, and each user
 // mapping in a thread of its own (mappings of different processes may overlap).
 class MappedMachine {
  public:
-  MappedMachine(const Profile& p, const std::optional<std::pair<std::string, uint64_t>>& ref)
+  // `kernel`: by mapping index, whether its addresses are looked up in the kernel's maps.
+  MappedMachine(const Profile& p, const std::vector<bool>& kernel,
+                const std::optional<std::pair<std::string, uint64_t>>& ref)
       : p_(p), threads_(p.mappings.size(), nullptr) {
     // The build-id table first, as a recording's header states it before any record.
-    for (const Profile::Mapping& m : p.mappings) {
+    for (size_t i = 0; i < p.mappings.size(); ++i) {
+      const Profile::Mapping& m = p.mappings[i];
       std::vector<uint8_t> id = build_id_bytes(p.str(m.build_id));
       if (id.empty()) continue;
       BuildIdEvent e;
-      e.misc = m.start >= kKernelStart ? kMiscKernel : kMiscUser;
+      e.misc = kernel[i] ? kMiscKernel : kMiscUser;
       e.pid = -1;
       e.build_id = Bytes(reinterpret_cast<const std::byte*>(id.data()), id.size());
       e.filename = p.str(m.filename);
@@ -267,7 +293,7 @@ class MappedMachine {
       for (size_t i = 0; i < p.mappings.size(); ++i) {
         const Profile::Mapping& m = p.mappings[i];
         const std::string& name = p.str(m.filename);
-        if (m.start < kKernelStart) {
+        if (!kernel[i]) {
           if (pass == 1) add_user(i, m, name);
           continue;
         }
@@ -313,17 +339,7 @@ class MappedMachine {
   }
 
  private:
-  size_t index_of(uint64_t mapping_id) const {
-    // readperf writes ids 1, 2, ... in order; others may not.
-    if (mapping_id >= 1 && mapping_id <= p_.mappings.size() &&
-        p_.mappings[mapping_id - 1].id == mapping_id) {
-      return mapping_id - 1;
-    }
-    for (size_t i = 0; i < p_.mappings.size(); ++i) {
-      if (mapping_id && p_.mappings[i].id == mapping_id) return i;
-    }
-    return ~size_t{0};
-  }
+  size_t index_of(uint64_t mapping_id) const { return mapping_index(p_, mapping_id); }
 
   void add_user(size_t i, const Profile::Mapping& m, const std::string& name) {
     if (m.limit <= m.start) return;  // no address is in it
@@ -372,51 +388,71 @@ Status symbolize_pprof(std::string_view input, const SymbolizeConfig& config, FI
   // The binaries no local file has, fetched in parallel (dso_loader.h).
   std::vector<DsoRef> refs;
   for (const Profile::Mapping& m : p.mappings) {
-    if (m.start >= kKernelStart || p.str(m.build_id).empty()) continue;
+    if (m.start >= kPprofKernelStart || p.str(m.build_id).empty()) continue;
     const std::string& name = p.str(m.filename);
     refs.push_back({name, BuildId::from_hex(p.str(m.build_id)), dso_kind_for(name)});
   }
   prefetch_from_debuginfod(refs, config.symbols);
 
-  MappedMachine mm(p, ref);
-  SymbolCache symbols(config.symbols);
-  Resolver resolver(mm.machine(), symbols, ResolverOptions{.dwarf_unwind = false});
-  PprofBuilder builder(true, &resolver);
+  // Each sample's labels, and the cpumode of each of its locations: its "cpumodes" digit, else
+  // what the address implies. A mapping is the kernel's when looked up in kernel mode.
   std::vector<const Profile::Location*> by_id(p.locations.size() + 1, nullptr);
   for (const Profile::Location& l : p.locations) {
     if (l.id >= 1 && l.id <= p.locations.size()) by_id[l.id] = &l;
   }
-  std::vector<Frame> frames;
-  for (const Profile::Sample& s : p.samples) {
-    std::string_view comm;
-    int64_t pid = 0, unwound_from = -1;
+  std::vector<SampleLabels> labels(p.samples.size());
+  std::vector<int> kernel_use(p.mappings.size(), -1);  // -1 unused, 0 user, 1 kernel
+  for (size_t k = 0; k < p.samples.size(); ++k) {
+    const Profile::Sample& s = p.samples[k];
+    SampleLabels& sl = labels[k];
     for (const Profile::Label& l : s.labels) {
       const std::string& key = p.str(l.key);
-      if (key == "comm") comm = p.str(l.str);
-      if (key == "pid") pid = l.num;
-      if (key == kUnwoundFromLabel) unwound_from = l.num;
+      if (key == "comm") sl.comm = p.str(l.str);
+      if (key == "pid") sl.pid = l.num;
+      if (key == kUnwoundFromLabel) sl.unwound_from = l.num;
+      if (key == kCpumodesLabel) sl.cpumodes = p.str(l.str);
     }
-    frames.clear();
-    size_t unwound_begin = s.locations.size();
     for (size_t i = 0; i < s.locations.size(); ++i) {
       uint64_t id = s.locations[i];
       const Profile::Location* loc = id < by_id.size() ? by_id[id] : nullptr;
       if (!loc)
         return make_error(fmt::format("a sample names location {}, which is not there", id));
+      size_t mi = mapping_index(p, loc->mapping_id);
+      if (mi >= p.mappings.size()) continue;
+      bool unwound = sl.unwound_from >= 0 && i >= static_cast<uint64_t>(sl.unwound_from);
+      uint8_t cpumode = unwound ? kMiscUser : sl.cpumode(i, p.mappings[mi].start);
+      if (cpumode == kMiscKernel) kernel_use[mi] = 1;
+      if (cpumode == kMiscUser && kernel_use[mi] < 0) kernel_use[mi] = 0;
+    }
+  }
+  std::vector<bool> kernel(p.mappings.size());
+  for (size_t i = 0; i < p.mappings.size(); ++i) {
+    kernel[i] = kernel_use[i] < 0 ? implied_cpumode(p.mappings[i].start) == kMiscKernel
+                                  : kernel_use[i] == 1;
+  }
+  MappedMachine mm(p, kernel, ref);
+  SymbolCache symbols(config.symbols);
+  Resolver resolver(mm.machine(), symbols, ResolverOptions{.dwarf_unwind = false});
+  PprofBuilder builder(true, &resolver);
+  std::vector<Frame> frames;
+  for (size_t k = 0; k < p.samples.size(); ++k) {
+    const Profile::Sample& s = p.samples[k];
+    const SampleLabels& sl = labels[k];
+    frames.clear();
+    for (size_t i = 0; i < s.locations.size(); ++i) {
+      const Profile::Location* loc = by_id[s.locations[i]];
       const Profile::Mapping* m = mm.mapping(loc->mapping_id);
       const Thread& t = mm.thread_of(loc->mapping_id);
-      if (unwound_from >= 0 && i >= static_cast<uint64_t>(unwound_from)) {
+      if (sl.unwound_from >= 0 && i >= static_cast<uint64_t>(sl.unwound_from)) {
         // thread__resolve_callchain_unwind(): an unwound address, with its inline frames.
-        if (unwound_begin == s.locations.size()) unwound_begin = frames.size();
         resolver.expand_unwound(t, loc->address, frames);
         continue;
       }
-      uint64_t where = m ? m->start : loc->address;
-      uint8_t cpumode = where >= kKernelStart ? kMiscKernel : kMiscUser;
+      uint8_t cpumode = sl.cpumode(i, m ? m->start : loc->address);
       frames.push_back(resolver.resolve_addr(t, cpumode, loc->address));
     }
     std::vector<int64_t>& v =
-        builder.sample(comm, static_cast<int32_t>(pid), frames, unwound_begin);
+        builder.sample(sl.comm, static_cast<int32_t>(sl.pid), frames, frames.size());
     if (v.size() < s.values.size()) v.resize(s.values.size());
     for (size_t i = 0; i < s.values.size(); ++i) v[i] += s.values[i];
   }

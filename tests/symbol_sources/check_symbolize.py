@@ -20,7 +20,9 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
 
-CASES = ["spin-fp", "dwarf-cxx", "default", "threads-dir", "tracepoint"]
+CASES = ["spin-fp", "dwarf-cxx", "default", "threads-dir", "tracepoint",
+         # a user-mode sample at a kernel address (no map): its "cpumodes" label
+         "lost_samples-4.4", "raw_callgraph_branch-3.4", "group_desc-4.14"]
 
 
 def varint(b, i):
