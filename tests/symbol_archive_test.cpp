@@ -67,6 +67,7 @@ class SymbolArchiveTest : public ::testing::Test {
     ASSERT_TRUE(w->add_symlink(std::string(".build-id/3f/") + (kWorkloadId + 2), "../../" + dir));
     ASSERT_TRUE(w->add_file("[kernel.kallsyms]/no-build-id/kallsyms", small_));
     ASSERT_TRUE(w->add_file(long_name_, small_));
+    ASSERT_TRUE(w->add_contents(jit_map_.substr(1), "1000 20 jitted_function\n2000 10 other\n"));
     ASSERT_TRUE(w->add_symlink("loop/a", "b"));
     ASSERT_TRUE(w->add_symlink("loop/b", "a"));
     ASSERT_TRUE(w->add_symlink("escape", "../../../../etc/passwd"));
@@ -75,6 +76,8 @@ class SymbolArchiveTest : public ::testing::Test {
 
   testing::TempDir dir_;
   std::string small_, long_name_, archive_;
+  // A JIT's map of a pid no process here has.
+  std::string jit_map_ = "/tmp/perf-2147483000.map";
 };
 
 TEST_F(SymbolArchiveTest, ReadsBackWhatWasWritten) {
@@ -221,6 +224,20 @@ TEST_F(SymbolArchiveTest, SymbolLookupReadsTheArchive) {
   EXPECT_EQ(k.path, archive_ + "/[kernel.kallsyms]/no-build-id/kallsyms");
   ASSERT_NE(k.find(0xffffffff81000104), nullptr);
   EXPECT_EQ(k.find(0xffffffff81000104)->name, "do_work");
+}
+
+// A JIT's /tmp/perf-PID.map kept in the archive at its path.
+TEST_F(SymbolArchiveTest, PerfMapFromTheArchive) {
+  SymbolConfig cfg;
+  cfg.buildid_dir = dir_.file("empty-cache");
+  DsoSymbols without = load_dso_symbols({jit_map_, BuildId(), DsoKind::kPerfMap}, cfg);
+  EXPECT_FALSE(without.found());
+  cfg.archives = {archive_};
+  DsoSymbols d = load_dso_symbols({jit_map_, BuildId(), DsoKind::kPerfMap}, cfg);
+  ASSERT_TRUE(d.found());
+  EXPECT_EQ(d.symtab_path, archive_ + jit_map_);
+  ASSERT_NE(d.table.find(0x1005), nullptr);
+  EXPECT_EQ(d.table.find(0x1005)->name, "jitted_function");
 }
 
 TEST_F(SymbolArchiveTest, UnreadableArchiveIsAWarning) {

@@ -48,7 +48,13 @@ Result<ArchiveExportSummary> run_archive_export(PerfData& data, const ArchiveExp
         sum.left_out.push_back(fmt::format("{}: not found", dso.long_name));
         return;
       }
-      if (syms.build_id.empty() || syms.origin == BinaryType::kJavaJit) {
+      if (syms.origin == BinaryType::kJavaJit) {
+        // A JIT's symbol map, kept at its path (the loader looks there in an archive).
+        add(std::string(std::string_view(dso.long_name).substr(1)), syms.symtab_path);
+        ++sum.binaries;
+        return;
+      }
+      if (syms.build_id.empty()) {
         sum.left_out.push_back(fmt::format("{}: no build-id", dso.long_name));
         return;
       }

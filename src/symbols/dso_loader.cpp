@@ -252,14 +252,25 @@ DsoSymbols load_dso_symbols(const DsoRef& ref, const SymbolConfig& cfg) {
 
   if (ref.kind == DsoKind::kPerfMap) {
     if (!cfg.symbol_tables) return out;
-    // symbol.c dso__load_perf_map(): the file named by the DSO itself, no symfs.
-    Result<SymbolTable> t = load_perf_map(ref.path);
-    LoadAttempt a{BinaryType::kJavaJit, ref.path, t ? "perf map" : t.error().message()};
-    out.attempts.push_back(std::move(a));
-    if (t && !t->empty()) {
-      out.table = std::move(*t);
-      out.origin = BinaryType::kJavaJit;
-      out.symtab_path = out.runtime_path = ref.path;
+    // symbol.c dso__load_perf_map(): the file named by the DSO itself, no symfs. A symbol
+    // archive's copy (at the same path in it) comes first: a map of the same name here is
+    // another process's.
+    std::vector<std::string> paths;
+    for (const std::string& archive : cfg.archives) {
+      std::string root = mount_symbol_archive(archive);
+      if (!root.empty() && is_regular_file(root + ref.path)) paths.push_back(root + ref.path);
+    }
+    paths.push_back(ref.path);
+    for (const std::string& path : paths) {
+      Result<SymbolTable> t = load_perf_map(path);
+      LoadAttempt a{BinaryType::kJavaJit, path, t ? "perf map" : t.error().message()};
+      out.attempts.push_back(std::move(a));
+      if (t && !t->empty()) {
+        out.table = std::move(*t);
+        out.origin = BinaryType::kJavaJit;
+        out.symtab_path = out.runtime_path = path;
+        break;
+      }
     }
     return out;
   }

@@ -3,11 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
-#include <sstream>
+
+#include "readperf/symbols/symbol_files.h"
 
 namespace readperf {
 
@@ -55,11 +53,8 @@ SymbolTable parse_perf_map(std::string_view text) {
 }
 
 Result<SymbolTable> load_perf_map(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(fmt::format("{}: {}", path, std::strerror(errno)));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_perf_map(ss.str());
+  ASSIGN_OR_RETURN(std::string text, read_symbol_file(path));
+  return parse_perf_map(text);
 }
 
 }  // namespace readperf
