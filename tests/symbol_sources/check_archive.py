@@ -91,6 +91,24 @@ def main():
                 else:
                     print("PASS %s/%s with the archive extracted as --buildid-dir" % (case, kind))
 
+        # The line for samples in binaries found nowhere: the same counts from script and from
+        # report (whose repeat cache resolves a sample once), none once the archive has them.
+        case_dir = os.path.join(golden, "spin-fp")
+        line = (b"readperf: 280 of 280 samples (100.00%) fell in 2 binaries whose symbols were "
+                b"not found: /tmp/gold/spin (build-id 30f110c4ba7a42424ce5a830f159053c61f21cf7, "
+                b"279 samples), [kernel.kallsyms] (build-id "
+                b"4a5a9b0affb66c437abcd455d2738af879985fa9, 1 sample)\n")
+        for cmd in (["script"], ["report", "--stdio"], ["export", "--format", "collapsed"]):
+            nowhere = ["--buildid-dir", empty] + cmd + ["--kallsyms", os.path.join(empty, "none")]
+            _, _, err = common.run(readperf, case_dir, nowhere)
+            _, _, err2 = common.run(readperf, case_dir,
+                                    ["--symbols", os.path.join(work, "spin-fp.tar.zst")] + nowhere[:-2])
+            if not err.endswith(line) or b"were not found" in err2:
+                fail("summary line " + cmd[0], "%s / %s" % (err.decode(errors="replace"),
+                                                            err2.decode(errors="replace")))
+            else:
+                print("PASS summary line (%s): %s" % (cmd[0], line.decode().strip()))
+
         # Damaged and foreign archives: a warning, the addresses unresolved, no crash.
         case_dir = os.path.join(golden, "spin-fp")
         base = ["--buildid-dir", empty, "script"]
