@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "open_warnings.h"
+#include "progress_line.h"
 #include "readperf/output/archive_export.h"
 #include "symbol_prefetch.h"
 
@@ -37,6 +38,7 @@ int run_archive(const ArchiveOptions& o) {
   }
   prefetch_symbols(**data, cfg.symbols);
   print_open_warnings(**data);
+  auto progress = attach_progress_line(**data, /*streams_output=*/false);
   Result<ArchiveExportSummary> sum = run_archive_export(**data, cfg, output);
   if (!sum) {
     fmt::print(stderr, "readperf: {}\n", sum.error().message());

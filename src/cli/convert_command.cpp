@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "progress_line.h"
 #include "readperf/reader/perf_data.h"
 #include "readperf/writer/converter.h"
 
@@ -96,6 +97,7 @@ int run_convert(const ConvertCliOptions& o) {
   }
   // The output is a single file unless --to-pipe or -o -; --to-file says so explicitly for
   // pipes and directories.
+  auto progress = attach_progress_line(**data, /*streams_output=*/o.output == "-");
   auto st = convert(**data, o.output, co);
   if (!st) {
     fmt::print(stderr, "readperf: {}\n", st.error().message());

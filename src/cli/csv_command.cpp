@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "progress_line.h"
 #include "readperf/output/csv_exporter.h"
 #include "symbol_prefetch.h"
 
@@ -35,6 +36,7 @@ int run_csv(const CsvOptions& o) {
     return 1;
   }
   prefetch_symbols(**data, cfg.symbols);
+  auto progress = attach_progress_line(**data, /*streams_output=*/false);
   Status st = run_csv_export(**data, cfg, o.output);
   if (!st) {
     fmt::print(stderr, "readperf: {}\n", st.error().message());

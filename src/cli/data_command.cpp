@@ -7,6 +7,7 @@
 
 #include "atomic_output.h"
 #include "open_warnings.h"
+#include "progress_line.h"
 #include "readperf/output/ctf_converter.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/output/perf_json_converter.h"
@@ -129,6 +130,7 @@ int run_data_convert(const DataConvertOptions& o) {
     return 1;
   }
   print_open_warnings(**data);
+  auto progress = attach_progress_line(**data, /*streams_output=*/o.to_json == "-");
   if (!o.to_json.empty()) return convert_json(o, **data);
   return convert_ctf(o, **data);
 }

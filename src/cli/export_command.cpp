@@ -7,6 +7,7 @@
 
 #include "atomic_output.h"
 #include "open_warnings.h"
+#include "progress_line.h"
 #include "readperf/output/collapsed_exporter.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/output/perf_json_converter.h"
@@ -70,6 +71,7 @@ int run_sqlite(const ExportOptions& o) {
     return 1;
   }
   prefetch_symbols(**data, cfg.symbols);
+  auto progress = attach_progress_line(**data, /*streams_output=*/false);
   Status st = run_sqlite_export(**data, cfg, o.output);
   if (!st) {
     fmt::print(stderr, "readperf: {}\n", st.error().message());
@@ -112,6 +114,8 @@ int run_export(const ExportOptions& o) {
   }
   prefetch_symbols(**data, cfg.symbols);
   print_open_warnings(**data);
+  auto progress =
+      attach_progress_line(**data, /*streams_output=*/o.output.empty() || o.output == "-");
   // The output appears under its name only once complete (a temporary file beside it).
   auto file = AtomicFile::create(o.output, /*overwrite=*/true);
   if (!file) {

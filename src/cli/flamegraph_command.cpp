@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "progress_line.h"
 #include "readperf/output/flamegraph_html.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/reader/perf_data.h"
@@ -54,6 +55,7 @@ int run_flamegraph_command(const FlamegraphCommandOptions& o) {
     return 1;
   }
   prefetch_symbols(**data, cfg.symbols);
+  auto progress = attach_progress_line(**data, /*streams_output=*/false);
   std::unique_ptr<PerfData> base;
   if (!o.diff.empty()) {
     auto b = PerfData::open(o.diff);

@@ -14,6 +14,7 @@
 //   readperf [--buildid-dir DIR] archive [-o FILE.tar.zst] [-i FILE]
 //   readperf [--buildid-dir DIR] symbolize IN.pb.gz [-o OUT.pb.gz]
 //   readperf [--buildid-dir DIR] flamegraph [-o FILE.html] [--diff BASE] [--event E] [-i FILE|-]
+//   readperf --version | -v
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -24,8 +25,10 @@
 #include "data_command.h"
 #include "export_command.h"
 #include "flamegraph_command.h"
+#include "pager.h"
 #include "perf_options.h"
 #include "process_setup.h"
+#include "progress_line.h"
 #include "readperf/analysis/missing_symbols.h"
 #include "readperf/symbols/symbol_files.h"
 #include "report_command.h"
@@ -34,6 +37,7 @@
 #include "summary_command.h"
 #include "symbol_source_args.h"
 #include "symbolize_command.h"
+#include "version.h"
 
 namespace {
 
@@ -65,6 +69,10 @@ int run(int argc, char** argv) {
   readperf::cli::widen_output_pipe();
   CLI::App app{"readperf: reads perf.data recordings"};
   app.require_subcommand(1);
+  // perf --version prints "perf version 6.1.x"; ours adds the commit it was built from.
+  std::string version = fmt::format("readperf version {}", readperf::cli::kVersion);
+  if (*readperf::cli::kGitDescribe) version += fmt::format(" ({})", readperf::cli::kGitDescribe);
+  app.set_version_flag("--version", version, "print the version and exit");
   std::string buildid_dir;
   app.add_option("--buildid-dir", buildid_dir, "build-id cache directory (default ~/.debug)");
   // Taken out of the command line before parsing (symbol_source_args.h); here for --help, and
@@ -76,6 +84,12 @@ int run(int argc, char** argv) {
   app.add_option("--debuginfod", debuginfod_url,
                  "fetch missing binaries and debug files from this debuginfod server (default "
                  "$DEBUGINFOD_URLS); --no-debuginfod: never");
+  // perf --no-pager (perf.c handle_options()); report and script take it as their own too.
+  bool no_pager = false;
+  app.add_flag("--no-pager", no_pager, "do not page report and script output");
+  // The progress line on a big file (progress_line.h).
+  bool quiet = false;
+  app.add_flag("-q,--quiet", quiet, "no progress line while a big file is read");
   bool no_mini_debuginfo = false;
   app.add_flag("--no-minidebuginfo", no_mini_debuginfo,
                "do not read .gnu_debugdata symbols (perf 6.1 does not), to print what perf prints");
@@ -113,9 +127,11 @@ int run(int argc, char** argv) {
   rep->add_flag("-v,--verbose", report.verbose, "more detail (dso long names)");
   rep->add_option("--kallsyms", report.kallsyms, "kernel symbols from this kallsyms file");
   rep->add_option("--symfs", report.symfs, "look for files relative to this directory");
+  rep->add_flag("--no-pager", no_pager, "do not send the output through $PAGER on a terminal");
 
   readperf::cli::ScriptOptions script;
   CLI::App* scr = readperf::cli::add_script_command(app, script);
+  scr->add_flag("--no-pager", no_pager, "do not send the output through $PAGER on a terminal");
   readperf::cli::StatOptions stat;
   CLI::App* stat_cmd = readperf::cli::add_stat_command(app, stat);
 
@@ -170,6 +186,8 @@ int run(int argc, char** argv) {
   }
   if (*pl) report.percent_limit = percent_limit;
   if (*cg) report.call_graph = call_graph;
+  readperf::cli::set_progress_quiet(quiet);
+  if ((rep->parsed() || scr->parsed()) && !no_pager) readperf::cli::start_pager();
   if (rep->parsed()) return readperf::cli::run_report(report);
   script.buildid_dir = buildid_dir;
   script.mini_debuginfo = !no_mini_debuginfo;

@@ -408,6 +408,10 @@ std::optional<int> parse_perf_command_line(CLI::App& app, std::vector<std::strin
       out.push_back("--version");
       continue;
     }
+    if (a == "-q") {  // readperf's own: no progress line
+      out.push_back("--quiet");
+      continue;
+    }
     if (a == "-h" || a == "--help") {
       out.push_back("--help");
       continue;

@@ -14,7 +14,7 @@
 //   the command's usage in perf's layout on standard error and exits 129.
 // - Global options (before the command): `--debug verbose=N` (each command's --verbose, N
 //   times), `--debug NAME[=N]` for perf's other debug variables (accepted, no output), `-v`
-//   (`--version`), and whatever options the root CLI11 app declares (--buildid-dir ...).
+//   (`--version`), `-q` (`--quiet`), and whatever options the root CLI11 app declares (--buildid-dir ...).
 #pragma once
 
 #include <optional>

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "open_warnings.h"
+#include "progress_line.h"
 #include "readperf/output/dump_printer.h"
 #include "readperf/output/header_printer.h"
 #include "readperf/output/out_buffer.h"
@@ -33,6 +34,7 @@ int run_report(const ReportOptions& opts) {
   auto data = PerfData::open(opts.input);
   if (!data) return fail(data.error());
   print_open_warnings(**data);
+  auto progress = attach_progress_line(**data, /*streams_output=*/opts.dump_raw_trace);
   PerfData& pd = **data;
   OutBuffer out(stdout);
 

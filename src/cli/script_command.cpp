@@ -5,11 +5,12 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
-#include "symbol_prefetch.h"
 #include "open_warnings.h"
+#include "progress_line.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/output/script_printer.h"
 #include "readperf/reader/perf_data.h"
+#include "symbol_prefetch.h"
 
 namespace readperf::cli {
 
@@ -159,6 +160,7 @@ int run_script(const ScriptOptions& o) {
   print_open_warnings(**data);
   prefetch_symbols(**data, cfg.symbols);
   OutBuffer out(stdout);
+  auto progress = attach_progress_line(**data, /*streams_output=*/true);
   Status st = readperf::run_script(**data, cfg, out, stderr);
   out.flush();
   if (!st) {

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "progress_line.h"
 #include "readperf/output/summary_printer.h"
 #include "symbol_prefetch.h"
 
@@ -37,6 +38,7 @@ int run_summary(const SummaryOptions& o) {
   }
   prefetch_symbols(**data, cfg.symbols);
   OutBuffer out(stdout);
+  auto progress = attach_progress_line(**data, /*streams_output=*/false);
   Status st = readperf::run_summary(**data, cfg, out);
   out.flush();
   if (!st) {

@@ -525,6 +525,7 @@ Status PerfData::Impl::drain_decompressed(PerfData& pd, DataReader& reader, uint
 
 Status PerfData::process(EventSink& sink, const ProcessOptions& options) {
   Status st = process_records(sink, options);
+  if (progress_) progress_->finished();
   if (st) return st;
   // Name the file the error is in, as open() does: a directory's data file, else the input.
   const std::string& name =
@@ -633,6 +634,13 @@ Status PerfData::process_records(EventSink& sink, const ProcessOptions& options)
   size_t active = static_cast<size_t>(std::count_if(im.readers.begin(), im.readers.end(),
                                                     [](const DataReader& r) { return !r.done; }));
   for (DataReader& rd : im.readers) rd.queue = &im.queue;
+  // Progress: bytes read of all readers' data, told every kProgressStep bytes.
+  constexpr uint64_t kProgressStep = 1 << 20;
+  uint64_t progress_total = 0, progress_done = 0, progress_next = 0;
+  for (const DataReader& rd : im.readers) {
+    progress_total += rd.data.size();
+    progress_done += rd.pos;
+  }
   size_t i = 0;
   while (active > 0) {
     DataReader& rd = im.readers[i];
@@ -680,6 +688,11 @@ Status PerfData::process_records(EventSink& sink, const ProcessOptions& options)
     }
     rd.pos += advance;
     rd.slice += advance;
+    progress_done += advance;
+    if (progress_ && progress_done >= progress_next) {
+      progress_->on_progress(progress_done, progress_total, stats_.records);
+      progress_next = progress_done + kProgressStep;
+    }
     RETURN_IF_ERROR(im.drain_decompressed(*this, rd, offset));
     if (rd.file && rd.pos >= rd.released + kReleaseStep) {
       // Drop the mapped pages behind the reader: queued records point into the reader's
@@ -695,6 +708,7 @@ Status PerfData::process_records(EventSink& sink, const ProcessOptions& options)
   for (DataReader& rd : im.readers) rd.retire();
   im.queue.flush_all(deliver_fn);
   stats_.unordered = im.queue.unordered();
+  if (progress_) progress_->on_progress(progress_total, progress_total, stats_.records);
   return {};
 }
 

@@ -68,6 +68,16 @@ struct ReaderStats {
   std::optional<Error> first_skip;
 };
 
+// Told how far process() has got in a file: called about every MiB of its data sections
+// (never once per record), then once with bytes_done == bytes_total, then finished() when
+// process() returns. Not called for a stream read from standard input (its size is unknown).
+class ProgressObserver {
+ public:
+  virtual ~ProgressObserver() = default;
+  virtual void on_progress(uint64_t bytes_done, uint64_t bytes_total, uint64_t records) = 0;
+  virtual void finished() {}
+};
+
 class PerfData {
  public:
   // `path` "-" reads a pipe-mode stream from standard input.
@@ -116,6 +126,9 @@ class PerfData {
   Status process(EventSink& sink) { return process(sink, ProcessOptions{}); }
   Status process(EventSink& sink, const ProcessOptions& options);
 
+  // Who is told of process()'s progress (nobody by default); it must outlive process().
+  void set_progress(ProgressObserver* progress) { progress_ = progress; }
+
  private:
   PerfData() = default;
   struct Impl;
@@ -141,6 +154,7 @@ class PerfData {
   std::vector<Error> warnings_;
   std::optional<TracingData> tracing_data_;
   std::unique_ptr<Impl> impl_;
+  ProgressObserver* progress_ = nullptr;
 };
 
 }  // namespace readperf
