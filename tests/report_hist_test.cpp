@@ -96,6 +96,44 @@ TEST(SortKeysTest, PrefixesAndDuplicates) {
   EXPECT_EQ(sort_key_header(SortKey::kDso), "Shared Object");
 }
 
+// sort.c setup_sorting(): which fields sort the output and which print, in what order.
+TEST(SortKeysTest, SetupSortingLikePerf) {
+  auto sort_of = [](HppField h) { return HistField{h}; };
+  auto key = [](SortKey k) { return HistField{HppField::kSortKey, k}; };
+  // The default with children: both overheads prefixed, Self named so.
+  Result<SortSpec> s = setup_sorting({.cumulate = true});
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->sort_list, (std::vector<HistField>{sort_of(HppField::kOverheadChildren),
+                                                  sort_of(HppField::kOverhead), key(SortKey::kComm),
+                                                  key(SortKey::kDso), key(SortKey::kSymbol)}));
+  EXPECT_TRUE(s->overhead_is_self);
+  EXPECT_TRUE(s->dso_sorted);
+  // --fields alone: those fields in that order, and the output sorted by them in turn.
+  s = setup_sorting({.field_order = "sym,overhead", .cumulate = true});
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->columns,
+            (std::vector<HistField>{key(SortKey::kSymbol), sort_of(HppField::kOverhead)}));
+  EXPECT_EQ(s->sort_list, s->columns);
+  EXPECT_EQ(s->keys, (std::vector<SortKey>{SortKey::kSymbol}));
+  EXPECT_FALSE(s->overhead_is_self);
+  // "+period": the default columns, then Period; period also sorts, after the keys.
+  s = setup_sorting({.field_order = "+period"});
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->columns.back(), key(SortKey::kSymbol));
+  EXPECT_EQ(s->columns[1], sort_of(HppField::kPeriod));
+  EXPECT_EQ(s->sort_list.back(), sort_of(HppField::kPeriod));
+  // A sort order that names overhead gets no second one; -n appends Samples.
+  s = setup_sorting({.sort_order = "sym,overhead", .show_nr_samples = true});
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->sort_list,
+            (std::vector<HistField>{key(SortKey::kSymbol), sort_of(HppField::kOverhead),
+                                    sort_of(HppField::kSamples)}));
+  EXPECT_FALSE(setup_sorting({.sort_order = "nonsense"}));
+  EXPECT_FALSE(setup_sorting({.field_order = "+"}));
+  EXPECT_EQ(setup_sorting({.field_order = "bogus"}).error().message(),
+            "Unknown --fields key: `bogus'");
+}
+
 TEST(CallTreeTest, SharedPrefixesSplitAndSum) {
   Dso d = make_dso("app");
   Symbol a{0x10, 0x20, "a", kBindGlobal, kTypeFunc};

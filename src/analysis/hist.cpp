@@ -46,8 +46,30 @@ int field_cmp(uint64_t a, uint64_t b) { return a > b ? 1 : a < b ? -1 : 0; }
 Hists::Hists(const HistConfig& config) : config_(config) {
   table_.assign(256, kEmpty);
   dso_names_.push_back("");  // id 0: no dso
-  has_dso_key_ = config_.sort.has(SortKey::kDso);
+  has_dso_key_ = config_.sort.dso_sorted;
+  SortSpec& spec = config_.sort;
+  if (spec.sort_list.empty()) {
+    // A spec from parse_sort_keys(): setup_sorting()'s default layout for its keys.
+    spec.overhead_is_self = config_.children;
+    if (config_.children) spec.sort_list.push_back({HppField::kOverheadChildren});
+    spec.sort_list.push_back({HppField::kOverhead});
+    spec.columns = spec.sort_list;
+    if (config_.show_nr_samples) spec.columns.push_back({HppField::kSamples});
+    for (SortKey k : spec.keys) {
+      spec.sort_list.push_back({HppField::kSortKey, k});
+      spec.columns.push_back({HppField::kSortKey, k});
+    }
+    if (config_.show_nr_samples) spec.sort_list.push_back({HppField::kSamples});
+  }
 }
+
+namespace {
+// he_stat__add_cpumode_period(): PERF_RECORD_MISC_KERNEL and _USER.
+void add_cpumode_period(HistEntry& e, uint8_t cpumode, uint64_t period) {
+  if (cpumode == 1) e.period_sys += period;
+  if (cpumode == 2) e.period_us += period;
+}
+}  // namespace
 
 std::string_view Hists::dso_name(const Dso* dso) const {
   if (!dso) return "";
@@ -175,19 +197,24 @@ uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f,
 }
 
 void Hists::replay(std::span<const uint32_t> plan, uint64_t period, uint64_t count) {
-  // Plan words: the sample's own entry, the count of Children entries, those entries, then
-  // the call-tree nodes where its chains ended.
+  // Plan words: the sample's own entry, the count of Children entries (its cpumode in the
+  // top byte), those entries, then the call-tree nodes where its chains ended.
   nr_samples_ += count;
   total_period_ += period;
   HistEntry& self = entries_[plan[0]];
+  if (!self.filtered) nr_non_filtered_samples_ += count;
   self.period += period;
   self.nr_events += count;
+  add_cpumode_period(self, static_cast<uint8_t>(plan[1] >> 24), period);
   if (config_.children) {
     self.acc_period += period;
     self.acc_events += count;
   }
-  if (config_.use_callchain) callchain_period_ += period;
-  size_t k = plan[1];
+  if (config_.use_callchain) {
+    callchain_period_ += period;
+    if (!self.filtered) callchain_non_filtered_period_ += period;
+  }
+  size_t k = plan[1] & 0xffffff;
   for (size_t i = 0; i < k; ++i) {
     HistEntry& e = entries_[plan[2 + i]];
     e.acc_period += period;
@@ -206,18 +233,23 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
   Key key = make_key(comm, s.thread, s.self, s.self.addr, dso_name_id(s.self.chain.dso));
   uint32_t self_id = findnew(key, s, s.self, s.self.addr, comm, created);
   HistEntry& self = entries_[self_id];
+  if (!self.filtered) ++nr_non_filtered_samples_;  // hists__inc_nr_samples()
   self.period += s.period;
   self.nr_events += 1;
+  add_cpumode_period(self, s.cpumode, s.period);
   if (config_.children) {
     self.acc_period += s.period;
     self.acc_events += 1;
   }
   self.stamp = stamp_;
-  if (config_.use_callchain) callchain_period_ += s.period;  // hist_entry__add_callchain_period
+  if (config_.use_callchain) {  // hist_entry__add_callchain_period()
+    callchain_period_ += s.period;
+    if (!self.filtered) callchain_non_filtered_period_ += s.period;
+  }
   if (plan) {
     plan->clear();
     plan->push_back(self_id);
-    plan->push_back(0);
+    plan->push_back(uint32_t{s.cpumode} << 24);
   }
   leaves_.clear();
 
@@ -296,7 +328,7 @@ bool Hists::collapse_before(const HistEntry& x, const HistEntry& y) const {
           c = sign64(static_cast<int64_t>(y.ip - x.ip));
           break;
         }
-        if (!has_dso_key_) {
+        if (!has_dso_key_) {  // sort.c sort__sym_cmp(): without --sort dso, the DSO first
           if (!x.dso || !y.dso) {
             c = cmp_null(x.dso, y.dso);
           } else {
@@ -324,60 +356,82 @@ bool Hists::collapse_before(const HistEntry& x, const HistEntry& y) const {
 }
 
 int Hists::output_cmp(const HistEntry& a, const HistEntry& b) const {
-  // hist_entry__sort(): the sort list is [Children,] Overhead, the --sort keys, then the
-  // output-only fields (Samples); a positive result puts `a` first.
-  int c;
-  if (config_.children) {
-    c = field_cmp(a.acc_period, b.acc_period);
-    if (c) return c;
-    // ui/hist.c __hpp__sort_acc(): "put caller above callee when they have equal period".
-    if (a.thread == b.thread && config_.use_callchain) {
-      int64_t d = static_cast<int64_t>(b.max_depth) - static_cast<int64_t>(a.max_depth);
-      if (config_.caller_order) d = -d;
-      if (d) return sign64(d);
-    }
-  }
-  c = field_cmp(a.period, b.period);
-  if (c) return c;
-  for (SortKey key : config_.sort.keys) {
-    switch (key) {
-      case SortKey::kPid:
-        c = a.thread->tid < b.thread->tid ? 1 : a.thread->tid > b.thread->tid ? -1 : 0;
-        break;
-      case SortKey::kComm:
-        c = name_cmp(comms_[b.comm], comms_[a.comm]);
-        break;
-      case SortKey::kSrcline:
-        c = name_cmp(b.srcline, a.srcline);
-        break;
-      case SortKey::kDso:
-        if (!a.dso || !b.dso) {
-          c = cmp_null(a.dso, b.dso);
-        } else {
-          c = name_cmp(dso_name(b.dso), dso_name(a.dso));
+  // hist_entry__sort(): each field of the sort list in turn, elided columns skipped; a
+  // positive result puts `a` first.
+  int c = 0;
+  for (const HistField& f : config_.sort.sort_list) {
+    switch (f.hpp) {
+      case HppField::kOverheadChildren:
+        c = field_cmp(a.acc_period, b.acc_period);
+        if (c) return c;
+        // ui/hist.c __hpp__sort_acc(): "put caller above callee when they have equal period".
+        if (a.thread == b.thread && config_.use_callchain) {
+          int64_t d = static_cast<int64_t>(b.max_depth) - static_cast<int64_t>(a.max_depth);
+          if (config_.caller_order) d = -d;
+          c = sign64(d);
         }
         break;
-      case SortKey::kSymbol:
-        // sort.c sort__sym_sort(): by name; entries without a symbol tie.
-        if (!a.sym || !b.sym) {
-          c = cmp_null(a.sym, b.sym);
-        } else {
-          c = name_cmp(b.sym->name, a.sym->name);
-        }
+      case HppField::kOverhead:
+      case HppField::kPeriod:
+        c = field_cmp(a.period, b.period);
         break;
-      case SortKey::kIpcNull:
-        // No se_sort: sort__sym_cmp(), the collapse order.
-        c = collapse_before(a, b) ? 1 : collapse_before(b, a) ? -1 : 0;
+      case HppField::kOverheadSys:
+        c = field_cmp(a.period_sys, b.period_sys);
+        break;
+      case HppField::kOverheadUs:
+        c = field_cmp(a.period_us, b.period_us);
+        break;
+      case HppField::kSamples:
+        c = field_cmp(a.nr_events, b.nr_events);
+        break;
+      case HppField::kSortKey:
+        if (config_.sort.is_elided(f.key)) continue;
+        c = sort_key_cmp(f.key, a, b);
         break;
     }
     if (c) return c;
   }
-  if (config_.show_nr_samples) return field_cmp(a.nr_events, b.nr_events);
+  return 0;
+}
+
+int Hists::sort_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) const {
+  // The keys' se_sort (se_cmp where there is none).
+  switch (key) {
+    case SortKey::kPid:
+      return a.thread->tid < b.thread->tid ? 1 : a.thread->tid > b.thread->tid ? -1 : 0;
+    case SortKey::kComm:
+      return name_cmp(comms_[b.comm], comms_[a.comm]);
+    case SortKey::kSrcline:
+      return name_cmp(b.srcline, a.srcline);
+    case SortKey::kDso:
+      if (!a.dso || !b.dso) return cmp_null(a.dso, b.dso);
+      return name_cmp(dso_name(b.dso), dso_name(a.dso));
+    case SortKey::kSymbol:
+      // sort.c sort__sym_sort(): by name; entries without a symbol tie.
+      if (!a.sym || !b.sym) return cmp_null(a.sym, b.sym);
+      return name_cmp(b.sym->name, a.sym->name);
+    case SortKey::kIpcNull:
+      // No se_sort: sort__sym_cmp(), the collapse order.
+      return collapse_before(a, b) ? 1 : collapse_before(b, a) ? -1 : 0;
+  }
   return 0;
 }
 
 void Hists::finish() {
   tree_.finish();
+  // hists__collapse_resort() applies hists__filter_entry_by_symbol() only when the sort
+  // list needs collapsing: sort_comm is the one key with se_collapse.
+  bool need_collapse = false;
+  for (const HistField& f : config_.sort.sort_list) {
+    if (f.hpp == HppField::kSortKey && f.key == SortKey::kComm) need_collapse = true;
+  }
+  if (!config_.symbol_filter.empty() && need_collapse) {
+    for (HistEntry& e : entries_) {
+      if (!e.sym || e.sym->name.find(config_.symbol_filter) == std::string_view::npos) {
+        e.filtered |= kHistFilterSymbol;
+      }
+    }
+  }
   order_.resize(entries_.size());
   for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
   // The collapsed rb-tree's order, then perf's output tree replayed: each entry of the
@@ -390,6 +444,11 @@ void Hists::finish() {
     out.insert(id, [&](uint32_t other) { return output_cmp(entries_[id], entries_[other]) > 0; });
   }
   order_ = out.in_order();
+  // output_resort()'s hists__inc_stats(): the period of the entries no filter hides.
+  total_non_filtered_period_ = 0;
+  for (const HistEntry& e : entries_) {
+    if (!e.filtered) total_non_filtered_period_ += e.period;
+  }
 }
 
 }  // namespace readperf

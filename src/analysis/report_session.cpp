@@ -116,7 +116,11 @@ class ReportSink : public EventSink {
       repeats_.resize(evsel.index + 1);
     }
     auto& h = data_.hists[evsel.index];
-    if (!h) h = std::make_unique<Hists>(setup_.hist);
+    if (!h) {
+      HistConfig config = setup_.hist;
+      if (evsel.index == 0) config.symbol_filter = setup_.symbol_filter;
+      h = std::make_unique<Hists>(config);
+    }
     return *h;
   }
 
@@ -231,6 +235,8 @@ class ReportSink : public EventSink {
   }
 
   void add_sample(const Sample& s, const Evsel& evsel, uint64_t period) {
+    // builtin-report.c process_sample_event(): --time and --cpu drop the sample.
+    if (setup_.samples.skip(s.time, s.cpu)) return;
     Hists& hists = hists_for(evsel);
     Repeats& rep = repeats_[evsel.index];
     bool with_chain = s.has_callchain && (setup_.hist.use_callchain || setup_.hist.children);
@@ -269,6 +275,7 @@ class ReportSink : public EventSink {
     hs.self = hist_frame(rs.self, false);
     hs.period = period;
     hs.filtered = filter_bits(*t, hs.self, rs.self.map != nullptr);
+    hs.cpumode = static_cast<uint8_t>(s.cpumode());
 
     frames_.clear();
     if (with_chain) {
@@ -297,7 +304,7 @@ class ReportSink : public EventSink {
     resolved_key_.clear();
     push_comm_key(hs.comm);
     resolved_key_.push_back(
-        (uint64_t{hs.filtered} << 32) |
+        (uint64_t{hs.cpumode} << 40) | (uint64_t{hs.filtered} << 32) |
         (setup_.hist.sort.has(SortKey::kPid) ? static_cast<uint32_t>(t->tid) : 0u));
     push_frame_key(hs.self, hs.self.addr);
     for (const HistFrame& f : frames_) push_frame_key(f, f.chain.ip);
@@ -337,6 +344,11 @@ class ReportSink : public EventSink {
     const ReportFilters& fl = setup_.filters;
     uint8_t bits = 0;
     if (!fl.comms.empty() && !in_list(fl.comms, t.comm_str())) bits |= kFilterThread;
+    auto listed = [](const std::vector<int32_t>& l, int32_t v) {
+      return std::find(l.begin(), l.end(), v) != l.end();
+    };
+    if (!fl.pids.empty() && !listed(fl.pids, t.pid)) bits |= kFilterThread;
+    if (!fl.tids.empty() && !listed(fl.tids, t.tid)) bits |= kFilterThread;
     if (!fl.dsos.empty()) {
       const Dso* d = f.chain.dso;
       if (!has_map || !d || !(in_list(fl.dsos, d->short_name) || in_list(fl.dsos, d->long_name)))

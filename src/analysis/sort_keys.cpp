@@ -47,13 +47,134 @@ constexpr std::array<Dimension, 26> kCommon = {{
     {"", false, {}},
 }};
 
+struct HppDimension {
+  std::string_view name;
+  bool supported;
+  HppField field;
+};
+
+// sort.c hpp_sort_dimensions[], in perf's order.
+constexpr std::array<HppDimension, 8> kHpp = {{
+    {"overhead", true, HppField::kOverhead},
+    {"overhead_sys", true, HppField::kOverheadSys},
+    {"overhead_us", true, HppField::kOverheadUs},
+    {"overhead_guest_sys", false, {}},
+    {"overhead_guest_us", false, {}},
+    {"overhead_children", true, HppField::kOverheadChildren},
+    {"sample", true, HppField::kSamples},
+    {"period", true, HppField::kPeriod},
+}};
+
 bool is_prefix_nocase(std::string_view tok, std::string_view name) {
   return tok.size() <= name.size() && strncasecmp(tok.data(), name.data(), tok.size()) == 0;
 }
 
+// sort_dimension__add() and output_field_add(): the first common dimension the token is a
+// prefix of, else the first hpp dimension. `what` names the option in errors.
+Result<HistField> find_field(std::string_view tok, std::string_view what) {
+  for (const Dimension& d : kCommon) {
+    if (d.name.empty() || !is_prefix_nocase(tok, d.name)) continue;
+    if (!d.supported) {
+      return make_error(fmt::format("--{} key `{}' is not supported by readperf yet", what, tok));
+    }
+    return HistField{HppField::kSortKey, d.key};
+  }
+  for (const HppDimension& d : kHpp) {
+    if (!is_prefix_nocase(tok, d.name)) continue;
+    if (!d.supported) {
+      return make_error(fmt::format("--{} key `{}' is not supported by readperf yet", what, tok));
+    }
+    return HistField{d.field, {}};
+  }
+  return make_error(fmt::format("Unknown --{} key: `{}'", what, tok));
+}
+
+// strtok_r(str, ", "): the non-empty tokens.
+std::vector<std::string_view> tokens(std::string_view s) {
+  std::vector<std::string_view> out;
+  size_t pos = 0;
+  while (pos < s.size()) {
+    size_t end = s.find_first_of(", ", pos);
+    if (end == std::string_view::npos) end = s.size();
+    if (end > pos) out.push_back(s.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return out;
+}
+
+bool contains(const std::vector<HistField>& list, const HistField& f) {
+  return std::find(list.begin(), list.end(), f) != list.end();
+}
+
 }  // namespace
 
+Result<SortSpec> setup_sorting(const SortingOptions& o) {
+  SortSpec spec;
+  // is_strict_order(): given, and not a '+' to append to the default.
+  bool strict_fields = !o.field_order.empty() && o.field_order[0] != '+';
+  // __setup_sorting(): the sort order, or the default unless --fields stands alone; the
+  // overhead fields prefixed unless already named (strstr, as prefix_if_not_in()).
+  std::string keys;
+  if (!o.sort_order.empty()) {
+    keys = std::string(o.sort_order);
+  } else if (!strict_fields) {
+    keys = std::string(kDefaultSortOrder);
+  }
+  if (!keys.empty() && !strict_fields) {
+    if (keys.find("overhead") == std::string::npos) keys = "overhead," + keys;
+    if (o.cumulate && keys.find("overhead_children") == std::string::npos) {
+      keys = "overhead_children," + keys;
+    }
+  }
+  for (std::string_view tok : tokens(keys)) {
+    Result<HistField> f = find_field(tok, "sort");
+    if (!f) return tl::unexpected(f.error());
+    if (f->hpp == HppField::kSortKey && f->key == SortKey::kDso) spec.dso_sorted = true;
+    // __sort_dimension__add(): a dimension already taken is ignored.
+    if (!contains(spec.sort_list, *f)) spec.sort_list.push_back(*f);
+  }
+  // perf_hpp__init(): the default columns, unless --fields stands alone.
+  spec.fields_given = !o.field_order.empty();
+  if (!strict_fields) {
+    spec.overhead_is_self = o.cumulate;
+    if (o.cumulate) spec.columns.push_back({HppField::kOverheadChildren});
+    spec.columns.push_back({HppField::kOverhead});
+    if (o.show_cpu_utilization) {
+      spec.columns.push_back({HppField::kOverheadSys});
+      spec.columns.push_back({HppField::kOverheadUs});
+    }
+    if (o.show_nr_samples) spec.columns.push_back({HppField::kSamples});
+    if (o.show_total_period) spec.columns.push_back({HppField::kPeriod});
+  }
+  // __setup_output_field().
+  if (!o.field_order.empty()) {
+    std::string_view fields = strict_fields ? o.field_order : o.field_order.substr(1);
+    if (fields.empty()) return make_error("Invalid --fields key: `+'");
+    for (std::string_view tok : tokens(fields)) {
+      Result<HistField> f = find_field(tok, "fields");
+      if (!f) return tl::unexpected(f.error());
+      if (!contains(spec.columns, *f)) spec.columns.push_back(*f);
+    }
+  }
+  // perf_hpp__setup_output_field() then perf_hpp__append_sort_keys().
+  for (const HistField& f : spec.sort_list) {
+    if (!contains(spec.columns, f)) spec.columns.push_back(f);
+  }
+  for (const HistField& f : spec.columns) {
+    if (!contains(spec.sort_list, f)) spec.sort_list.push_back(f);
+  }
+  for (const HistField& f : spec.sort_list) {
+    if (f.hpp == HppField::kSortKey && !spec.has(f.key)) spec.keys.push_back(f.key);
+  }
+  spec.order = std::string(o.sort_order);
+  return spec;
+}
+
 bool SortSpec::has(SortKey k) const { return std::find(keys.begin(), keys.end(), k) != keys.end(); }
+
+bool SortSpec::is_elided(SortKey k) const {
+  return std::find(elided.begin(), elided.end(), k) != elided.end();
+}
 
 Result<SortSpec> parse_sort_keys(std::string_view order) {
   SortSpec spec;
@@ -79,6 +200,7 @@ Result<SortSpec> parse_sort_keys(std::string_view order) {
     // sort.c __sort_dimension__add(): a dimension already taken is ignored.
     if (!spec.has(dim->key)) spec.keys.push_back(dim->key);
   }
+  spec.dso_sorted = spec.has(SortKey::kDso);
   if (spec.keys.empty()) return make_error("no --sort key given");
   return spec;
 }

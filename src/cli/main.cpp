@@ -96,14 +96,45 @@ int run(int argc, char** argv) {
   // builtin-report.c OPT_BOOLEAN "inline" (symbol_conf.inline_name, true by default).
   rep->add_flag("--inline")->description("inline frames in DWARF-unwound call chains (default)");
   rep->add_flag("--no-inline")->description("no inline frames in call chains");
-  rep->add_option("-s,--sort", report.sort, "sort by key(s): pid, comm, dso, symbol");
+  // perf's OPT_STRING options keep the last value given (several --sort: the last wins).
+  auto last_wins = [](CLI::Option* o) {
+    return o->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  };
+  last_wins(rep->add_option("-s,--sort", report.sort,
+                            "sort by key(s): pid, comm, dso, symbol, srcline, and the "
+                            "fields overhead, overhead_sys, overhead_us, overhead_children, "
+                            "sample, period"));
+  last_wins(rep->add_option(
+      "-F,--fields", report.fields,
+      "output field(s): overhead period sample overhead_sys overhead_us overhead_children "
+      "and the sort keys"));
+  rep->add_flag("-q,--quiet", report.quiet, "Do not show any warnings or messages");
+  rep->add_flag("--show-total-period", report.show_total_period,
+                "Show a column with the sum of periods");
+  rep->add_flag("--show-cpu-utilization,--showcpuutilization", report.show_cpu_utilization,
+                "show CPU utilization (sys and usr columns)");
+  std::string percentage;
+  CLI::Option* percentage_opt = last_wins(
+      rep->add_option("--percentage", percentage,
+                      "how to display percentage of filtered entries: relative or absolute"));
+  // parse_filter_percentage(): either word exactly, else the usage and 129.
+  percentage_opt->check(CLI::IsMember({"relative", "absolute"}));
   float percent_limit = 0;
   CLI::Option* pl =
       rep->add_option("--percent-limit", percent_limit, "hide entries under this percent");
   rep->add_flag("-n,--show-nr-samples", report.show_nr_samples, "show the number of samples");
-  rep->add_option("-c,--comms", report.comms, "only show these comms (comma-separated)");
-  rep->add_option("-d,--dsos", report.dsos, "only show these dsos (comma-separated)");
-  rep->add_option("-S,--symbols", report.symbols, "only show these symbols (comma-separated)");
+  last_wins(rep->add_option("-c,--comms", report.comms, "only show these comms (comma-separated)"));
+  last_wins(rep->add_option("-d,--dsos", report.dsos, "only show these dsos (comma-separated)"));
+  last_wins(
+      rep->add_option("-S,--symbols", report.symbols, "only show these symbols (comma-separated)"));
+  last_wins(rep->add_option("--pid", report.pids, "only consider symbols in these pids"));
+  last_wins(rep->add_option("--tid", report.tids, "only consider symbols in these tids"));
+  last_wins(rep->add_option("--symbol-filter", report.symbol_filter,
+                            "only show symbols that (partially) match with this filter"));
+  last_wins(rep->add_option("--time", report.time,
+                            "Time span of interest (start,stop), several, or percent forms "
+                            "(0%-10%, 10%/2)"));
+  last_wins(rep->add_option("-C,--cpu", report.cpu_list, "list of cpus to profile"));
   std::string call_graph;
   CLI::Option* cg = rep->add_option("-g,--call-graph", call_graph,
                                     "print_type,threshold[,print_limit],order,sort_key,value")
@@ -170,6 +201,7 @@ int run(int argc, char** argv) {
   }
   if (*pl) report.percent_limit = percent_limit;
   if (*cg) report.call_graph = call_graph;
+  if (*percentage_opt) report.percentage_relative = percentage == "relative";
   if (rep->parsed()) return readperf::cli::run_report(report);
   script.buildid_dir = buildid_dir;
   script.mini_debuginfo = !no_mini_debuginfo;

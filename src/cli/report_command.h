@@ -18,12 +18,21 @@ struct ReportOptions {
 
   // The histogram report (builtin-report.c options).
   std::string buildid_dir;                // the global --buildid-dir
-  bool mini_debuginfo = true;  // the global --no-minidebuginfo turns it off
+  bool mini_debuginfo = true;             // the global --no-minidebuginfo turns it off
   std::optional<bool> children;           // --children / --no-children; unset: perf's default
   std::string sort;                       // -s/--sort; empty: perf's default
   std::optional<float> percent_limit;     // --percent-limit
   bool show_nr_samples = false;           // -n
+  bool show_total_period = false;         // --show-total-period
+  bool show_cpu_utilization = false;      // --show-cpu-utilization: sys and usr columns
+  std::string fields;                     // -F/--fields; empty: perf's default columns
+  bool quiet = false;                     // -q: the entries alone
+  bool percentage_relative = false;       // --percentage relative
   std::string comms, dsos, symbols;       // -c/--comms, -d/--dsos, -S/--symbols
+  std::string pids, tids;                 // --pid, --tid (comma-separated)
+  std::string symbol_filter;              // --symbol-filter
+  std::string time;                       // --time
+  std::string cpu_list;                   // -C/--cpu
   std::optional<std::string> call_graph;  // -g/--call-graph; "" when given without a value
   bool no_call_graph = false;             // --no-call-graph
   bool inverted = false;                  // -G/--inverted: caller order

@@ -5,8 +5,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
-#include "symbol_prefetch.h"
 #include "readperf/analysis/report_session.h"
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/event_name.h"
@@ -15,6 +15,7 @@
 #include "readperf/output/symbol_sources.h"
 #include "report_command.h"
 #include "report_tip.h"
+#include "symbol_prefetch.h"
 
 namespace readperf::cli {
 
@@ -105,6 +106,38 @@ Status parse_call_graph(std::string arg, ChainParams& cp, ReportPrintOptions& po
   return {};
 }
 
+// sort.c sort__setup_elide(): a column whose filter names one value is not printed; a
+// "# comm: X" line says which. When that would hide every sort column, all are shown.
+void elide_filtered_columns(const ReportFilters& filters, SortSpec& spec, OutBuffer& out) {
+  auto single = [](const std::vector<std::string>& list) -> const std::string* {
+    return list.size() == 1 ? &list[0] : nullptr;
+  };
+  size_t sort_columns = 0;
+  for (const HistField& f : spec.columns) {
+    if (f.hpp != HppField::kSortKey) continue;
+    ++sort_columns;
+    const std::string* value = nullptr;
+    std::string_view name;
+    switch (f.key) {
+      case SortKey::kSymbol:
+        value = single(filters.symbols), name = "symbol";
+        break;
+      case SortKey::kDso:
+        value = single(filters.dsos), name = "dso";
+        break;
+      case SortKey::kComm:
+        value = single(filters.comms), name = "comm";
+        break;
+      default:
+        break;
+    }
+    if (!value) continue;
+    out.print("# {}: {}\n", name, *value);
+    spec.elided.push_back(f.key);
+  }
+  if (spec.elided.size() == sort_columns) spec.elided.clear();
+}
+
 }  // namespace
 
 int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out) {
@@ -165,11 +198,12 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
 
   // sort.c setup_sorting(): the default order, a '+' order appended to it.
   std::string sort_order = opts.sort;
+  bool strict_fields = !opts.fields.empty() && opts.fields[0] != '+';
   bool all_tracepoints = !is_pipe && !pd.events().empty();
   for (size_t i = 0; all_tracepoints && i < pd.events().size(); ++i) {
     if (pd.events()[i].attr.type != kPerfTypeTracepoint) all_tracepoints = false;
   }
-  if (all_tracepoints && (sort_order.empty() || sort_order[0] == '+')) {
+  if (all_tracepoints && ((sort_order.empty() && !strict_fields) || sort_order[0] == '+')) {
     return fail("report: the tracepoint sort order (\"trace\") is not supported yet");
   }
   if (!sort_order.empty() && sort_order[0] == '+') {
@@ -179,10 +213,15 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   if (!sort_order.empty() && sort_order.find("symbol") != std::string::npos) {
     sort_order += ",ipc_null";
   }
-  Result<SortSpec> spec =
-      parse_sort_keys(sort_order.empty() ? kDefaultSortOrder : std::string_view(sort_order));
+  SortingOptions sorting;
+  sorting.sort_order = sort_order;
+  sorting.field_order = opts.fields;
+  sorting.cumulate = cumulate;
+  sorting.show_nr_samples = opts.show_nr_samples;
+  sorting.show_total_period = opts.show_total_period;
+  sorting.show_cpu_utilization = opts.show_cpu_utilization;
+  Result<SortSpec> spec = setup_sorting(sorting);
   if (!spec) return fail(spec.error().message());
-  spec->order = opts.sort.empty() ? "" : sort_order;
 
   ReportSetup setup;
   setup.hist.sort = *spec;
@@ -191,6 +230,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.hist.caller_order = cp.caller;
   setup.hist.verbose = opts.verbose > 0;
   setup.hist.show_nr_samples = opts.show_nr_samples;
+  setup.hist.filter_relative = opts.percentage_relative;
   // The recording perf's major version ("7.2.13"): reports of perf 7 files follow perf 7.
   if (const auto& v = pd.features().version; v && std::atoi(v->c_str()) >= 7) {
     setup.hist.callchain_entries_user_level = true;
@@ -198,6 +238,18 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.filters.comms = split_list(opts.comms);
   setup.filters.dsos = split_list(opts.dsos);
   setup.filters.symbols = split_list(opts.symbols);
+  // intlist__new(): numbers separated by commas or spaces.
+  for (auto [text, list] :
+       {std::pair{&opts.pids, &setup.filters.pids}, std::pair{&opts.tids, &setup.filters.tids}}) {
+    for (const std::string& tok : split_list(*text)) {
+      char* end = nullptr;
+      long v = std::strtol(tok.c_str(), &end, 10);
+      if (end == tok.c_str() || *end) return fail(fmt::format("invalid pid/tid list `{}'", *text));
+      list->push_back(static_cast<int32_t>(v));
+    }
+  }
+  setup.symbol_filter = opts.symbol_filter;
+  po.time_slices = opts.time;
   setup.symbols = SymbolConfig::from_environment();
   if (!opts.buildid_dir.empty()) setup.symbols.buildid_dir = opts.buildid_dir;
   setup.symbols.mini_debuginfo = opts.mini_debuginfo;
@@ -207,14 +259,23 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.symbols.recorded_os_release = pd.features().os_release.value_or("");
   prefetch_symbols(pd, setup.symbols);
   po.dso_filter = !setup.filters.dsos.empty();
+  po.quiet = opts.quiet;
 
-  if (opts.header) {
+  if (opts.header && !opts.quiet) {
     if (Status st = run_header(pd, opts.show_info, out); !st) return fail(st.error().message());
-  } else {
+  } else if (!opts.quiet) {
     out.write(
         "# To display the perf.data header info, please use --header/--header-only "
         "options.\n#\n");
   }
+  // cmd_report(): --time is parsed after the header lines, then sort__setup_elide().
+  SampleFilterOptions sample_options;
+  sample_options.time = opts.time;
+  sample_options.cpu_list = opts.cpu_list;
+  Result<SampleFilter> samples = SampleFilter::parse(sample_options, pd);
+  if (!samples) return fail(samples.error().message());
+  setup.samples = std::move(*samples);
+  elide_filtered_columns(setup.filters, setup.hist.sort, out);
 
   Result<ReportData> data = run_report_session(pd, setup);
   if (!data) return fail(data.error().message());
@@ -233,7 +294,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     sections.push_back({event_name(pd.events()[i]), h});
   }
   print_report(sections, data->total_lost_samples, po, out);
-  out.print("#\n# ({})\n#\n", random_tip());
+  if (!opts.quiet) out.print("#\n# ({})\n#\n", random_tip());
   out.flush();
   return 0;
 }

@@ -218,12 +218,12 @@ void print_entry_callchain(const Hists& hists, const HistEntry& he,
     return;  // flat and folded: not yet
   }
   // hist.c output_resort(): min_callchain_hits from the histogram's call-chain period.
-  uint64_t min_hit = static_cast<uint64_t>(static_cast<double>(hists.callchain_period()) *
+  uint64_t min_hit = static_cast<uint64_t>(static_cast<double>(hists.callchain_total()) *
                                            (options.chain_min_percent / 100));
   uint64_t parent_samples = c.children ? he.acc_period : he.period;
   // ui/stdio/hist.c callchain__fprintf_graph(): a --sort starting with "sym" (and no
   // --fields) hides the first frame of a lone chain.
-  bool skip_first = c.sort.order.starts_with("sym");
+  bool skip_first = !c.sort.fields_given && c.sort.order.starts_with("sym");
   GraphPrinter(hists, options, out)
       .print(he.chain_root, hists.total_period(), parent_samples, min_hit, skip_first);
 }

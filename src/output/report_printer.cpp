@@ -16,10 +16,8 @@ namespace {
 // util/hist.c hists__calc_col_len(): the width of an unresolved address (BITS_PER_LONG / 4).
 constexpr uint32_t kUnresolvedWidth = 16;
 
-enum class Field : uint8_t { kChildren, kOverhead, kSamples, kSort };
-
 struct Column {
-  Field field;
+  HppField field;
   SortKey key = SortKey::kComm;
   std::string_view name;
   uint32_t width = 0;
@@ -65,21 +63,39 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) 
   return w;
 }
 
-std::vector<Column> make_columns(const Hists& hists, const ColumnWidths& w) {
-  // ui/hist.c perf_hpp__init() then perf_hpp__setup_output_field(): the overhead columns,
-  // then the sort keys.
-  const HistConfig& c = hists.config();
-  std::vector<Column> cols;
-  if (c.children) {
-    cols.push_back({Field::kChildren, {}, "Children", 8});
-    cols.push_back({Field::kOverhead, {}, "Self", 8});
-  } else {
-    cols.push_back({Field::kOverhead, {}, "Overhead", 8});
+// ui/hist.c's hpp columns: header and width (hpp__width_fn: the wider of the two).
+Column hpp_column(HppField f, bool overhead_is_self) {
+  switch (f) {
+    case HppField::kOverheadChildren:
+      return {f, {}, "Children", 8};
+    case HppField::kOverhead:
+      return {f, {}, overhead_is_self ? "Self" : "Overhead", 8};
+    case HppField::kOverheadSys:
+      return {f, {}, "sys", 8};
+    case HppField::kOverheadUs:
+      return {f, {}, "usr", 8};
+    case HppField::kSamples:
+      return {f, {}, "Samples", 12};
+    case HppField::kPeriod:
+      return {f, {}, "Period", 12};
+    case HppField::kSortKey:
+      break;
   }
-  if (c.show_nr_samples) cols.push_back({Field::kSamples, {}, "Samples", 12});
-  for (SortKey k : c.sort.keys) {
+  return {f, {}, "", 0};
+}
+
+std::vector<Column> make_columns(const Hists& hists, const ColumnWidths& w) {
+  // The output fields as setup_sorting() lined them up; elided sort keys are not printed.
+  const SortSpec& spec = hists.config().sort;
+  std::vector<Column> cols;
+  for (const HistField& f : spec.columns) {
+    if (f.hpp != HppField::kSortKey) {
+      cols.push_back(hpp_column(f.hpp, spec.overhead_is_self));
+      continue;
+    }
+    if (spec.is_elided(f.key)) continue;
     uint32_t width = 0;
-    switch (k) {
+    switch (f.key) {
       case SortKey::kPid:
         width = w.thread;
         break;
@@ -99,7 +115,7 @@ std::vector<Column> make_columns(const Hists& hists, const ColumnWidths& w) {
         width = w.srcline;
         break;
     }
-    cols.push_back({Field::kSort, k, sort_key_header(k), width});
+    cols.push_back({f.hpp, f.key, sort_key_header(f.key), width});
   }
   return cols;
 }
@@ -151,7 +167,7 @@ void print_header_lines(const std::vector<Column>& cols, OutBuffer& out) {
   for (size_t i = 0; i < cols.size(); ++i) {
     const Column& c = cols[i];
     if (i) b.append(std::string_view("  "));
-    if (c.field == Field::kSort) {
+    if (c.field == HppField::kSortKey) {
       put_fixed(b, c.name, c.width);
     } else {
       fmt::format_to(std::back_inserter(b), "{:>{}}", c.name, c.width);
@@ -170,22 +186,31 @@ void print_entry_line(const Hists& hists, const HistEntry& e, const std::vector<
   // ui/stdio/hist.c __hist_entry__snprintf(): "  " before every column, each padded to its
   // width except the last (hist_entry__snprintf_alignment).
   fmt::memory_buffer& b = out.buffer();
-  uint64_t total = hists.total_period();
+  uint64_t total = hists.percent_total();
   for (size_t i = 0; i < cols.size(); ++i) {
     const Column& c = cols[i];
     b.append(std::string_view("  "));
     size_t start = b.size();
     switch (c.field) {
-      case Field::kChildren:
+      case HppField::kOverheadChildren:
         put_percent(b, e.acc_period, total);
         break;
-      case Field::kOverhead:
+      case HppField::kOverhead:
         put_percent(b, e.period, total);
         break;
-      case Field::kSamples:
+      case HppField::kOverheadSys:
+        put_percent(b, e.period_sys, total);
+        break;
+      case HppField::kOverheadUs:
+        put_percent(b, e.period_us, total);
+        break;
+      case HppField::kSamples:
         fmt::format_to(std::back_inserter(b), " {:11}", e.nr_events);
         break;
-      case Field::kSort:
+      case HppField::kPeriod:
+        fmt::format_to(std::back_inserter(b), " {:11}", e.period);
+        break;
+      case HppField::kSortKey:
         switch (c.key) {
           case SortKey::kPid: {
             // sort.c hist_entry__thread_snprintf(): "%7d:%-*.*s", the thread's latest comm.
@@ -233,17 +258,21 @@ std::pair<uint64_t, char> convert_unit(uint64_t value) {
 
 void print_section(const ReportSection& s, const ReportPrintOptions& opts, OutBuffer& out) {
   const Hists& hists = *s.hists;
-  // builtin-report.c hists__fprintf_nr_sample_events().
-  auto [n, unit] = convert_unit(hists.nr_samples());
-  out.print("# Samples: {}{} of event '{}'\n# Event count (approx.): {}\n#\n", n, unit,
-            s.event_name, hists.total_period());
+  const HistConfig& c = hists.config();
+  // builtin-report.c hists__fprintf_nr_sample_events(); nothing under -q.
+  if (!opts.quiet) {
+    auto [n, unit] =
+        convert_unit(c.filter_relative ? hists.nr_non_filtered_samples() : hists.nr_samples());
+    out.print("# Samples: {}{} of event '{}'", n, unit, s.event_name);
+    if (!opts.time_slices.empty()) out.print(" (time slices: {})", opts.time_slices);
+    out.print("\n# Event count (approx.): {}\n#\n", hists.percent_total());
+  }
 
   ColumnWidths widths = compute_widths(hists, opts);
   std::vector<Column> cols = make_columns(hists, widths);
-  print_header_lines(cols, out);
+  if (!opts.quiet) print_header_lines(cols, out);
 
-  const HistConfig& c = hists.config();
-  uint64_t total = hists.total_period();
+  uint64_t total = hists.percent_total();
   for (uint32_t id : hists.order()) {
     const HistEntry& e = hists.entry(id);
     if (e.filtered) continue;
@@ -266,7 +295,7 @@ void print_section(const ReportSection& s, const ReportPrintOptions& opts, OutBu
 void print_report(std::span<const ReportSection> sections, uint64_t total_lost_samples,
                   const ReportPrintOptions& options, OutBuffer& out) {
   // builtin-report.c evlist__tty_browse_hists(); skip_empty is perf's default.
-  out.print("#\n# Total Lost Samples: {}\n#\n", total_lost_samples);
+  if (!options.quiet) out.print("#\n# Total Lost Samples: {}\n#\n", total_lost_samples);
   for (const ReportSection& s : sections) {
     if (!s.hists || !s.hists->nr_samples()) continue;
     print_section(s, options, out);

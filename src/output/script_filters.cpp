@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <ctime>
+#include <utility>
 
 #include "readperf/analysis/resolver.h"
 #include "readperf/format/perf_abi.h"
@@ -15,75 +16,17 @@
 
 namespace readperf {
 
-namespace {
-
-// time-utils.c parse_nsec_time(): "SEC" or "SEC.FRACTION" with at most 9 fraction digits.
-bool parse_nsec_time(std::string_view s, uint64_t& out) {
-  size_t i = 0;
-  uint64_t sec = 0;
-  while (i < s.size() && s[i] >= '0' && s[i] <= '9') sec = sec * 10 + (s[i++] - '0');
-  uint64_t nsec = 0;
-  if (i < s.size()) {
-    if (s[i] != '.') return false;
-    std::string_view frac = s.substr(i + 1);
-    if (frac.size() > 9) return false;
-    for (size_t k = 0; k < 9; ++k) {
-      char c = k < frac.size() ? frac[k] : '0';
-      if (c < '0' || c > '9') return false;
-      nsec = nsec * 10 + (c - '0');
-    }
-  }
-  out = sec * 1000000000ull + nsec;
-  return true;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Status ScriptFilters::setup(const ScriptConfig& cfg, const PerfData& data) {
   nanosecs_ = cfg.nanosecs;
-  if (!cfg.time.empty()) {
-    std::string_view t = cfg.time;
-    size_t comma = t.find(',');
-    std::string_view a = t.substr(0, comma);
-    std::string_view b = comma == std::string_view::npos ? "" : t.substr(comma + 1);
-    if ((!a.empty() && !parse_nsec_time(a, start_)) || (!b.empty() && !parse_nsec_time(b, end_)) ||
-        (end_ && end_ < start_)) {
-      return make_error("Invalid time string");
-    }
-    has_time_ = true;
-    // time-utils.c perf_time__parse_for_ranges_reltime(): with --reltime the times count from
-    // the first sample (SAMPLE_TIME feature); perf adds it to an open end too.
-    if (cfg.reltime) {
-      const auto& st = data.features().sample_time;
-      if (!st || (st->first == 0 && st->second == 0)) {
-        return make_error(
-            "HINT: no first/last sample time found in perf data.\nPlease use latest perf binary "
-            "to execute 'perf record'\n(if '--buildid-all' is enabled, please set "
-            "'--timestamp-boundary').");
-      }
-      start_ += st->first;
-      end_ += st->first;
-    }
-  }
-  if (!cfg.cpu_list.empty()) {
-    const EventList& events = data.events();
-    for (size_t i = 0; i < events.size(); ++i) {
-      if (events[i].attr.type < 6 && !(events[i].attr.sample_type & kSampleCpu)) {
-        return make_error("File does not contain CPU events. Remove -C option to proceed.");
-      }
-    }
-    Result<std::vector<int>> cpus = parse_cpu_list(cfg.cpu_list);
-    if (!cpus || (cpus->size() == 1 && cpus->front() < 0)) return make_error("Invalid cpu_list");
-    int nr_cpus = std::min<int>(data.features().nr_cpus_avail, 4096);
-    for (int c : *cpus) {
-      if (c >= nr_cpus) {
-        return make_error(
-            fmt::format("Requested CPU {} too large. Consider raising MAX_NR_CPUS", c));
-      }
-      if (cpus_.size() <= static_cast<size_t>(c)) cpus_.resize(c + 1);
-      cpus_[c] = true;
-    }
-  }
+  SampleFilterOptions so;
+  so.time = cfg.time;
+  so.cpu_list = cfg.cpu_list;
+  so.reltime = cfg.reltime;
+  Result<SampleFilter> samples = SampleFilter::parse(so, data);
+  if (!samples) return tl::unexpected(samples.error());
+  samples_ = std::move(*samples);
   has_dsos_ = !cfg.dsos.empty();
   dsos_ = cfg.dsos;
   // symbol.c setup_addrlist(): entries that read whole as hexadecimal numbers are addresses.

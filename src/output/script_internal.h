@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "readperf/analysis/sample_filter.h"
 #include "readperf/format/error.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/output/script_printer.h"
@@ -26,15 +27,9 @@ class ScriptFilters {
   Status setup(const ScriptConfig& cfg, const PerfData& data);
 
   // time-utils.c perf_time__ranges_skip_sample(): a zero time is never skipped.
-  bool skip_time(uint64_t time) const {
-    if (!has_time_ || time == 0) return false;
-    return (start_ && time < start_) || (end_ && time > end_);
-  }
+  bool skip_time(uint64_t time) const { return samples_.skip_time(time); }
   // builtin-script.c filter_cpu().
-  bool skip_cpu(uint32_t cpu) const {
-    if (cpus_.empty() || cpu == ~0u) return false;
-    return cpu >= cpus_.size() || !cpus_[cpu];
-  }
+  bool skip_cpu(uint32_t cpu) const { return samples_.skip_cpu(cpu); }
   // thread.h thread__is_filtered().
   bool skip_thread(const Thread& t) const;
   // event.c machine__resolve(): --dsos by the sample's DSO (short or long name), -S by its
@@ -45,10 +40,7 @@ class ScriptFilters {
   std::string tod(uint64_t time) const;
 
  private:
-  bool has_time_ = false;
-  uint64_t start_ = 0;
-  uint64_t end_ = 0;
-  std::vector<bool> cpus_;
+  SampleFilter samples_;  // --time, --cpu
   std::vector<std::string> comms_;
   std::vector<int32_t> pids_;
   std::vector<int32_t> tids_;

@@ -99,10 +99,13 @@ def main():
                 b"279 samples), [kernel.kallsyms] (build-id "
                 b"4a5a9b0affb66c437abcd455d2738af879985fa9, 1 sample)\n")
         for cmd in (["script"], ["report", "--stdio"], ["export", "--format", "collapsed"]):
-            nowhere = ["--buildid-dir", empty] + cmd + ["--kallsyms", os.path.join(empty, "none")]
+            # An empty --symfs too: the recording's own path (/tmp/gold/spin) may exist here.
+            nowhere = ["--buildid-dir", empty] + cmd + ["--symfs", empty,
+                                                        "--kallsyms", os.path.join(empty, "none")]
             _, _, err = common.run(readperf, case_dir, nowhere)
             _, _, err2 = common.run(readperf, case_dir,
-                                    ["--symbols", os.path.join(work, "spin-fp.tar.zst")] + nowhere[:-2])
+                                    ["--symbols", os.path.join(work, "spin-fp.tar.zst"),
+                                     "--buildid-dir", empty] + cmd)
             if not err.endswith(line) or b"were not found" in err2:
                 fail("summary line " + cmd[0], "%s / %s" % (err.decode(errors="replace"),
                                                             err2.decode(errors="replace")))

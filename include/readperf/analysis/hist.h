@@ -25,6 +25,9 @@ namespace readperf {
 
 struct Thread;
 
+// HIST_FILTER__SYMBOL in HistEntry::filtered.
+inline constexpr uint8_t kHistFilterSymbol = 1 << 4;
+
 struct HistConfig {
   SortSpec sort;
   bool children = false;       // symbol_conf.cumulate_callchain
@@ -32,6 +35,10 @@ struct HistConfig {
   bool caller_order = false;   // callchain_param.order == ORDER_CALLER
   bool verbose = false;        // DSOs by long name (sort.c under verbose)
   bool show_nr_samples = false;
+  bool filter_relative = false;  // symbol_conf.filter_relative: --percentage relative
+  // hists->symbol_filter_str (--symbol-filter): entries whose symbol name does not contain
+  // it are filtered when the histogram is collapsed, i.e. when "comm" is a sort key.
+  std::string symbol_filter;
   // perf 7.x labels every entry that a call-chain frame with a map creates as user-level
   // ("[.]", even for [kernel.kallsyms]) where perf 6.1 says "[k]". Set for recordings made by
   // perf 7 or later, whose users compare with that perf's report.
@@ -58,6 +65,7 @@ struct HistSample {
   std::span<const HistFrame> chain;
   uint64_t period = 0;
   uint8_t filtered = 0;  // HIST_FILTER bits from --comms/--dsos/--symbols
+  uint8_t cpumode = 0;   // PERF_RECORD_MISC_CPUMODE: which of period_sys/us it counts in
 };
 
 struct HistEntry {
@@ -69,8 +77,10 @@ struct HistEntry {
   char level = '.';
   std::string_view srcline;  // he->srcline
   uint8_t filtered = 0;
-  uint64_t period = 0;     // self
-  uint64_t nr_events = 0;  // self samples
+  uint64_t period = 0;      // self
+  uint64_t nr_events = 0;   // self samples
+  uint64_t period_sys = 0;  // self period of kernel-mode samples (he_stat.period_sys)
+  uint64_t period_us = 0;   // self period of user-mode samples
   uint64_t acc_period = 0;
   uint64_t acc_events = 0;
   CallTree::NodeId chain_root = CallTree::kNone;
@@ -103,8 +113,22 @@ class Hists {
 
   uint64_t nr_samples() const { return nr_samples_; }
   uint64_t total_period() const { return total_period_; }
+  // hists->stats.nr_non_filtered_samples and total_non_filtered_period (after finish()):
+  // the samples and period of the entries no filter hides.
+  uint64_t nr_non_filtered_samples() const { return nr_non_filtered_samples_; }
+  uint64_t total_non_filtered_period() const { return total_non_filtered_period_; }
+  // hists__total_period(): the total percentages are of (--percentage relative: the
+  // unfiltered entries').
+  uint64_t percent_total() const {
+    return config_.filter_relative ? total_non_filtered_period_ : total_period_;
+  }
   // hists->callchain_period: the self periods of entries that keep call chains.
   uint64_t callchain_period() const { return callchain_period_; }
+  // The call-graph threshold's base (output_resort()): callchain_period, or under
+  // --percentage relative that of the unfiltered entries.
+  uint64_t callchain_total() const {
+    return config_.filter_relative ? callchain_non_filtered_period_ : callchain_period_;
+  }
   // perf's name for a DSO in this report: short, or long under --verbose.
   std::string_view dso_name(const Dso* dso) const;
 
@@ -123,6 +147,7 @@ class Hists {
   // hist_entry__cmp() order (collapse) and hist_entry__sort() order (output).
   bool collapse_before(const HistEntry& x, const HistEntry& y) const;
   int output_cmp(const HistEntry& a, const HistEntry& b) const;
+  int sort_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) const;
 
   HistConfig config_;
   std::vector<HistEntry> entries_;
@@ -144,6 +169,9 @@ class Hists {
   uint64_t nr_samples_ = 0;
   uint64_t total_period_ = 0;
   uint64_t callchain_period_ = 0;
+  uint64_t nr_non_filtered_samples_ = 0;
+  uint64_t callchain_non_filtered_period_ = 0;
+  uint64_t total_non_filtered_period_ = 0;
   uint64_t stamp_ = 0;
   bool has_dso_key_ = false;
 };

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "readperf/analysis/hist.h"
+#include "readperf/analysis/sample_filter.h"
 #include "readperf/format/error.h"
 #include "readperf/reader/perf_data.h"
 #include "readperf/symbols/symbol_config.h"
@@ -27,11 +28,18 @@ struct ReportFilters {
   std::vector<std::string> comms;
   std::vector<std::string> dsos;
   std::vector<std::string> symbols;
+  std::vector<int32_t> pids;  // --pid: symbol_conf.pid_list
+  std::vector<int32_t> tids;  // --tid
 };
 
 struct ReportSetup {
   HistConfig hist;  // every event's histogram
   ReportFilters filters;
+  // --time and -C/--cpu: samples outside are dropped before they count.
+  SampleFilter samples;
+  // --symbol-filter: entries whose symbol does not contain it are hidden (first event only,
+  // as builtin-report.c report__collapse_hists() sets it).
+  std::string symbol_filter;
   SymbolConfig symbols;
   // report's max_stack (PERF_MAX_STACK_DEPTH): call-chain entries beyond it are dropped,
   // counted from the end the chain is walked from.

@@ -27,12 +27,55 @@ enum class SortKey : uint8_t {
   kSrcline,
 };
 
+// ui/hist.c's hpp columns (PERF_HPP__*): values of an entry, not keys that group samples.
+enum class HppField : uint8_t {
+  kOverheadChildren,  // "overhead_children": Children, the cumulated period
+  kOverhead,          // "overhead": Overhead (Self when cumulating)
+  kOverheadSys,       // "overhead_sys": the kernel-mode share of the period
+  kOverheadUs,        // "overhead_us": the user-mode share
+  kSamples,           // "sample": the number of samples
+  kPeriod,            // "period": the period
+  kSortKey,           // not an hpp field: the sort key `key`
+};
+
+// One output column, or one entry of perf's sort list (hist_entry__sort's order).
+struct HistField {
+  HppField hpp = HppField::kSortKey;
+  SortKey key = SortKey::kComm;  // when hpp is kSortKey
+  bool operator==(const HistField& o) const {
+    return hpp == o.hpp && (hpp != HppField::kSortKey || key == o.key);
+  }
+};
+
 struct SortSpec {
   std::vector<SortKey> keys;  // in the order given, duplicates dropped
   bool has(SortKey k) const;
   // perf's sort_order string as given (empty for the default): stdio's callchain printer
   // looks at it (a sort order starting with "sym" hides the first frame of single chains).
   std::string order;
+  // The output columns and the output sort list as sort.c setup_sorting() makes them from
+  // --sort and --fields; empty: perf's default for `keys` (see setup_sorting()).
+  std::vector<HistField> columns;
+  std::vector<HistField> sort_list;
+  // perf_hpp_list.dso: "dso" came from the sort order (not from --fields); without it, the
+  // symbol key compares DSOs first (sort.c sort__sym_cmp).
+  bool dso_sorted = false;
+  // Sort-key columns hidden because a filter names a single value (sort.c
+  // sort__setup_elide(): "# comm: X"); they are skipped when sorting the output too.
+  std::vector<SortKey> elided;
+  bool fields_given = false;      // field_order != NULL: -F/--fields was given
+  bool overhead_is_self = false;  // perf_hpp__init() named Overhead "Self" (Children shown)
+  bool is_elided(SortKey k) const;
+};
+
+// What sort.c setup_sorting() reads besides the two orders.
+struct SortingOptions {
+  std::string_view sort_order;   // --sort after builtin-report.c's rewriting; empty: none
+  std::string_view field_order;  // -F/--fields; empty: none
+  bool cumulate = false;         // symbol_conf.cumulate_callchain
+  bool show_cpu_utilization = false;
+  bool show_nr_samples = false;
+  bool show_total_period = false;
 };
 
 // perf's default sort order for a non-tracepoint recording (sort.c default_sort_order).
@@ -42,6 +85,11 @@ inline constexpr std::string_view kDefaultSortOrder = "comm,dso,symbol";
 // a prefix of a key name in perf's table order ("sym" is "symbol", "d" is "dso"). Keys perf
 // knows but readperf does not group by yet are an error naming them.
 Result<SortSpec> parse_sort_keys(std::string_view order);
+
+// sort.c setup_sorting(): the sort keys (grouping), the sort list and the output columns.
+// Without --sort, the default order; with --fields and no --sort, only the fields. The
+// errors are perf's ("Unknown --sort key: `x'", "Unknown --fields key: `x'").
+Result<SortSpec> setup_sorting(const SortingOptions& options);
 
 // The column header (sort.c se_header): "Command", "Shared Object", "Symbol",
 // "    Pid:Command".

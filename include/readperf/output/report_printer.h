@@ -28,6 +28,8 @@ struct ReportPrintOptions {
   ChainValue chain_value = ChainValue::kPercent;
   uint32_t chain_print_limit = 0;  // 0: no limit
   bool dso_filter = false;         // --dsos given: unresolved entries do not widen "Shared Object"
+  bool quiet = false;              // -q: no header lines, only the entries
+  std::string time_slices;         // --time: "(time slices: X)" after the event name
 };
 
 struct ReportSection {
