@@ -57,8 +57,34 @@ size_t PprofBuilder::VecHash::operator()(const std::vector<uint64_t>& v) const {
   return static_cast<size_t>(h ^ (h >> 29));
 }
 
-PprofBuilder::PprofBuilder(bool symbolized, Resolver* lines)
-    : symbolized_(symbolized), lines_(symbolized ? lines : nullptr) {
+PprofFrame pprof_frame(const Frame& f, Resolver* lines, std::string& scratch) {
+  PprofFrame p;
+  p.ip = f.ip;
+  if (f.map && f.dso) {
+    p.mapping_key = reinterpret_cast<uintptr_t>(f.dso);
+    p.map_start = f.map->start;
+    p.map_limit = f.map->end;
+    p.map_pgoff = f.map->pgoff;
+    scratch.clear();
+    for (uint8_t b : f.dso->build_id) fmt::format_to(std::back_inserter(scratch), "{:02x}", b);
+    p.build_id = scratch;
+    // BPF trampolines and dispatchers have no long name (map.c is_bpf_image()).
+    p.map_file = f.dso->long_name.empty() ? f.dso->short_name : f.dso->long_name;
+  }
+  p.function = f.symbol_name();
+  p.cpumode = f.cpumode;
+  p.has_symbol = f.sym != nullptr;
+  p.inlined = f.inlined;
+  if (lines && (f.sym || f.inlined)) {
+    if (const InlineRecord* rec = lines->line_record(f)) {
+      if (rec->file != "??") p.file = rec->file;
+      p.line = static_cast<int64_t>(rec->line);
+    }
+  }
+  return p;
+}
+
+PprofBuilder::PprofBuilder(bool symbolized) : symbolized_(symbolized) {
   strings_.intern("");  // string_table[0] must be ""
   str_comm_ = str("comm");
   str_pid_ = str("pid");
@@ -69,7 +95,8 @@ PprofBuilder::PprofBuilder(bool symbolized, Resolver* lines)
 }
 
 std::vector<int64_t>& PprofBuilder::sample(std::string_view comm, int32_t pid,
-                                           std::span<const Frame> frames, size_t unwound_begin) {
+                                           std::span<const PprofFrame> frames,
+                                           size_t unwound_begin) {
   key_.clear();
   key_.push_back(static_cast<uint64_t>(str(comm)));
   key_.push_back(static_cast<uint64_t>(static_cast<uint32_t>(pid)));
@@ -87,10 +114,10 @@ std::vector<int64_t>& PprofBuilder::sample(std::string_view comm, int32_t pid,
     cpumodes_.clear();
     bool implied = true;
     for (size_t i = 0; i < frames.size(); ++i) {
-      const Frame& f = frames[i];
+      const PprofFrame& f = frames[i];
       key_.push_back(location_id(frames.subspan(i, 1)));
       cpumodes_.push_back(static_cast<char>('0' + (f.cpumode & 7)));
-      implied &= (f.cpumode & 7) == implied_cpumode(f.map ? f.map->start : f.ip);
+      implied &= (f.cpumode & 7) == implied_cpumode(f.mapping_key ? f.map_start : f.ip);
     }
     if (unwound_begin < frames.size()) unwound_from = static_cast<int64_t>(unwound_begin);
     if (!implied) cpumodes = str(cpumodes_);
@@ -112,17 +139,13 @@ std::vector<int64_t>& PprofBuilder::sample(std::string_view comm, int32_t pid,
   return samples_[id - 1].values;
 }
 
-uint64_t PprofBuilder::mapping_id(const Frame& f) {
-  if (!f.map || !f.dso) return 0;
-  key2_.assign({reinterpret_cast<uintptr_t>(f.dso), f.map->start, f.map->end, f.map->pgoff});
+uint64_t PprofBuilder::mapping_id(const PprofFrame& f) {
+  if (!f.mapping_key) return 0;
+  key2_.assign({f.mapping_key, f.map_start, f.map_limit, f.map_pgoff});
   auto [id, added] = mapping_ids_.intern(key2_);
   if (added) {
-    std::string build_id;
-    for (uint8_t b : f.dso->build_id) fmt::format_to(std::back_inserter(build_id), "{:02x}", b);
-    // BPF trampolines and dispatchers have no long name (map.c is_bpf_image()).
-    const std::string& name = f.dso->long_name.empty() ? f.dso->short_name : f.dso->long_name;
     mappings_.push_back(
-        MappingInfo{f.map->start, f.map->end, f.map->pgoff, str(name), str(build_id)});
+        MappingInfo{f.map_start, f.map_limit, f.map_pgoff, str(f.map_file), str(f.build_id)});
   }
   return id;
 }
@@ -136,17 +159,14 @@ uint64_t PprofBuilder::function_id(std::string_view name, std::string_view file)
   return id;
 }
 
-uint64_t PprofBuilder::location_id(std::span<const Frame> group) {
-  const Frame& outer = group.back();
+uint64_t PprofBuilder::location_id(std::span<const PprofFrame> group) {
+  const PprofFrame& outer = group.back();
   uint64_t mapping = mapping_id(outer);
   lines_of_.clear();
   if (symbolized_) {
-    for (const Frame& f : group) {
-      if (!f.sym && !f.inlined) continue;
-      const InlineRecord* rec = lines_ ? lines_->line_record(f) : nullptr;
-      std::string_view file = rec && rec->file != "??" ? std::string_view(rec->file) : "";
-      lines_of_.push_back(
-          LineInfo{function_id(f.symbol_name(), file), rec ? static_cast<int64_t>(rec->line) : 0});
+    for (const PprofFrame& f : group) {
+      if (!f.has_symbol && !f.inlined) continue;
+      lines_of_.push_back(LineInfo{function_id(f.function, f.file), f.line});
     }
   }
   key2_.assign({mapping, outer.ip});
@@ -159,7 +179,7 @@ uint64_t PprofBuilder::location_id(std::span<const Frame> group) {
     locations_.push_back(LocationInfo{mapping, outer.ip, lines_of_});
     if (mapping) {
       MappingInfo& m = mappings_[mapping - 1];
-      m.has_functions |= outer.sym != nullptr;
+      m.has_functions |= outer.has_symbol;
       m.has_inline |= group.size() > 1;
       for (const LineInfo& l : lines_of_) {
         m.has_lines |= l.line != 0;

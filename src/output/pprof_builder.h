@@ -9,8 +9,9 @@
 // where the unwound addresses begin (label `unwound_from`): those are the addresses that get
 // inline frames once symbolized (perf adds them to unwound frames only).
 //
-//   PprofBuilder b(/*symbolized=*/true, &resolver);
-//   std::vector<int64_t>& v = b.sample(comm, pid, frames, rs.unwound_begin);
+//   PprofBuilder b(/*symbolized=*/true);
+//   std::vector<PprofFrame> frames = ...;   // from the profile model, or pprof_frame()
+//   std::vector<int64_t>& v = b.sample(comm, pid, frames, unwound_begin);
 //   v.resize(n); v[0] += 1;
 //   b.write(header, gzip);
 //
@@ -62,16 +63,32 @@ inline uint8_t implied_cpumode(uint64_t where) {
   return where >= kPprofKernelStart ? kMiscKernel : kMiscUser;
 }
 
+// What the builder needs of one resolved frame.
+struct PprofFrame {
+  uint64_t ip = 0;
+  // Tells mappings apart (0: no map); equal keys have equal start, limit, offset and names.
+  uint64_t mapping_key = 0;
+  uint64_t map_start = 0, map_limit = 0, map_pgoff = 0;
+  std::string_view map_file, build_id;  // the build-id in hex
+  std::string_view function;            // perf's symbol name ("[unknown]" without one)
+  std::string_view file;                // the source file, empty without one
+  int64_t line = 0;
+  uint8_t cpumode = 0;
+  bool has_symbol = false, inlined = false;
+};
+
+// A resolver's frame as the builder takes it: `lines` (may be null) finds its source line;
+// `scratch` holds the build-id's text the result views.
+PprofFrame pprof_frame(const Frame& f, Resolver* lines, std::string& scratch);
+
 class PprofBuilder {
  public:
-  // `lines` finds source lines (symbolized only; may be null: no lines).
-  PprofBuilder(bool symbolized, Resolver* lines);
-  void set_lines(Resolver* lines) { lines_ = symbolized_ ? lines : nullptr; }
+  explicit PprofBuilder(bool symbolized);
 
   // The values of the sample of (comm, pid, stack), made on first sight; `frames` leaf first,
   // inline frames before the frame they are in; from `unwound_begin` on unwound from a stack.
-  std::vector<int64_t>& sample(std::string_view comm, int32_t pid, std::span<const Frame> frames,
-                               size_t unwound_begin);
+  std::vector<int64_t>& sample(std::string_view comm, int32_t pid,
+                               std::span<const PprofFrame> frames, size_t unwound_begin);
 
   void write(const PprofHeader& header, GzipWriter& out);
 
@@ -113,14 +130,13 @@ class PprofBuilder {
   };
 
   int64_t str(std::string_view s) { return strings_.intern(s); }
-  uint64_t mapping_id(const Frame& f);
+  uint64_t mapping_id(const PprofFrame& f);
   uint64_t function_id(std::string_view name, std::string_view file);
   // One location for `group`: inline frames first, then the frame they were inlined into.
-  uint64_t location_id(std::span<const Frame> group);
+  uint64_t location_id(std::span<const PprofFrame> group);
   void flush(class ProtoWriter& w, GzipWriter& out);
 
   bool symbolized_;
-  Resolver* lines_;
   StringInterner strings_;
   int64_t str_comm_ = 0, str_pid_ = 0, str_unwound_ = 0, str_cpumodes_ = 0;
   std::string cpumodes_;

@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include <cstring>
+#include <deque>
 #include <optional>
 #include <string>
 #include <vector>
@@ -433,8 +434,10 @@ Status symbolize_pprof(std::string_view input, const SymbolizeConfig& config, FI
   MappedMachine mm(p, kernel, ref);
   SymbolCache symbols(config.symbols);
   Resolver resolver(mm.machine(), symbols, ResolverOptions{.dwarf_unwind = false});
-  PprofBuilder builder(true, &resolver);
+  PprofBuilder builder(true);
   std::vector<Frame> frames;
+  std::vector<PprofFrame> pframes;
+  std::deque<std::string> build_ids;  // what pframes' build-ids view
   for (size_t k = 0; k < p.samples.size(); ++k) {
     const Profile::Sample& s = p.samples[k];
     const SampleLabels& sl = labels[k];
@@ -451,8 +454,13 @@ Status symbolize_pprof(std::string_view input, const SymbolizeConfig& config, FI
       uint8_t cpumode = sl.cpumode(i, m ? m->start : loc->address);
       frames.push_back(resolver.resolve_addr(t, cpumode, loc->address));
     }
+    pframes.clear();
+    build_ids.resize(frames.size());
+    for (size_t i = 0; i < frames.size(); ++i) {
+      pframes.push_back(pprof_frame(frames[i], &resolver, build_ids[i]));
+    }
     std::vector<int64_t>& v =
-        builder.sample(sl.comm, static_cast<int32_t>(sl.pid), frames, frames.size());
+        builder.sample(sl.comm, static_cast<int32_t>(sl.pid), pframes, pframes.size());
     if (v.size() < s.values.size()) v.resize(s.values.size());
     for (size_t i = 0; i < s.values.size(); ++i) v[i] += s.values[i];
   }
