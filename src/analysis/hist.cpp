@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <set>
 
 #include "rb_order.h"
 #include "readperf/session/dso.h"
@@ -41,12 +42,52 @@ int sign64(int64_t v) { return v < 0 ? -1 : v > 0 ? 1 : 0; }
 
 int field_cmp(uint64_t a, uint64_t b) { return a > b ? 1 : a < b ? -1 : 0; }
 
+// How many key words each sort key takes in Hists::Key.
+size_t key_words(SortKey k) {
+  switch (k) {
+    case SortKey::kSymbol:
+    case SortKey::kIpcNull:
+    case SortKey::kIpcLbr:
+      return 3;
+    case SortKey::kSymFrom:
+    case SortKey::kSymTo:
+    case SortKey::kAddrFrom:
+    case SortKey::kAddrTo:
+      return 2;
+    default:
+      return 1;
+  }
+}
+
+// sort.c _sort__sym_cmp(): null first, then by start and end (right's minus left's).
+int sym_cmp(const Symbol* l, const Symbol* r) {
+  if (!l || !r) return cmp_null(l, r);
+  if (l == r) return 0;
+  if (l->start != r->start) return sign64(static_cast<int64_t>(r->start - l->start));
+  return sign64(static_cast<int64_t>(r->end - l->end));
+}
+
+// What a branch end adds to an entry's key: the symbol's extent, or the address.
+void put_branch_sym(uint64_t* w, const BranchAddr& a) {
+  w[0] = a.sym ? a.sym->start : a.addr;
+  w[1] = a.sym ? a.sym->end : ~0ull;
+}
+
 }  // namespace
 
 Hists::Hists(const HistConfig& config) : config_(config) {
   table_.assign(256, kEmpty);
   dso_names_.push_back("");  // id 0: no dso
   has_dso_key_ = config_.sort.has(SortKey::kDso);
+  for (SortKey k : config_.sort.keys) key_words_ += key_words(k);
+  key_words_ = std::min(key_words_, std::size(Key{}.w));
+}
+
+bool Hists::same_key(const Key& a, const Key& b) const {
+  return std::memcmp(a.w, b.w, key_words_ * sizeof(uint64_t)) == 0;
+}
+
+size_t Hists::key_hash(const Key& k) const { return hash_words(k.w, key_words_); }
 }
 
 std::string_view Hists::dso_name(const Dso* dso) const {
@@ -90,14 +131,17 @@ uint32_t Hists::dso_name_id(const Dso* dso) {
 }
 
 Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, uint64_t ip,
-                           uint32_t dso_id) const {
+                           uint32_t dso_id, const BranchInfo* b) {
   // The words hist_entry__cmp() compares, one group per sort key: entries with equal words
   // are the entries perf merges. Six words hold comm, pid, dso and symbol (duplicate keys are
   // dropped; ipc_null compares as symbol does).
   Key k;
   size_t n = 0;
   bool sym_done = false;
+  static const BranchInfo kNoBranch;
+  if (!b) b = &kNoBranch;
   for (SortKey key : config_.sort.keys) {
+    if (n + key_words(key) > std::size(k.w)) break;
     switch (key) {
       case SortKey::kPid:
         k.w[n++] = static_cast<uint32_t>(t ? t->tid : -1);
@@ -111,8 +155,50 @@ Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, u
       case SortKey::kSrcline:
         k.w[n++] = reinterpret_cast<uintptr_t>(f.srcline.data());
         break;
+      case SortKey::kDsoFrom:
+        k.w[n++] = dso_name_id(b->from.dso);
+        break;
+      case SortKey::kDsoTo:
+        k.w[n++] = dso_name_id(b->to.dso);
+        break;
+      case SortKey::kSymFrom:
+        put_branch_sym(k.w + n, b->from);
+        n += 2;
+        break;
+      case SortKey::kSymTo:
+        put_branch_sym(k.w + n, b->to);
+        n += 2;
+        break;
+      case SortKey::kAddrFrom:
+        k.w[n++] = dso_name_id(b->from.dso);
+        k.w[n++] = b->from.addr;
+        break;
+      case SortKey::kAddrTo:
+        k.w[n++] = dso_name_id(b->to.dso);
+        k.w[n++] = b->to.addr;
+        break;
+      case SortKey::kMispredict:
+        // sort.c sort__mispredict_cmp(): equal when both bits are.
+        k.w[n++] = b->flags & 3;
+        break;
+      case SortKey::kInTx:
+        k.w[n++] = b->in_tx();
+        break;
+      case SortKey::kAbort:
+        k.w[n++] = b->abort();
+        break;
+      case SortKey::kCycles:
+        k.w[n++] = b->cycles();
+        break;
+      case SortKey::kSrclineFrom:
+        k.w[n++] = reinterpret_cast<uintptr_t>(b->from.srcline.data());
+        break;
+      case SortKey::kSrclineTo:
+        k.w[n++] = reinterpret_cast<uintptr_t>(b->to.srcline.data());
+        break;
       case SortKey::kSymbol:
       case SortKey::kIpcNull:
+      case SortKey::kIpcLbr:
         if (sym_done) break;
         sym_done = true;
         if (const Symbol* s = f.chain.sym) {
@@ -138,7 +224,7 @@ void Hists::grow_table() {
   size_t mask = table_.size() - 1;
   for (uint32_t id : old) {
     if (id == kEmpty) continue;
-    size_t i = hash_words(keys_[id].w, 8) & mask;
+    size_t i = key_hash(keys_[id]) & mask;
     while (table_[i] != kEmpty) i = (i + 1) & mask;
     table_[i] = id;
   }
@@ -147,11 +233,11 @@ void Hists::grow_table() {
 uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f, uint64_t ip,
                         uint32_t comm, bool& created) {
   size_t mask = table_.size() - 1;
-  size_t i = hash_words(key.w, 8) & mask;
+  size_t i = key_hash(key) & mask;
   for (;; i = (i + 1) & mask) {
     uint32_t id = table_[i];
     if (id == kEmpty) break;
-    if (keys_[id] == key) {
+    if (same_key(keys_[id], key)) {
       created = false;
       return id;
     }
@@ -168,6 +254,7 @@ uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f,
   e.srcline = f.srcline;
   e.filtered = s.filtered;
   if (config_.use_callchain) e.chain_root = tree_.new_root();
+  if (config_.branch_mode) branches_.push_back(s.branch ? *s.branch : BranchInfo{});
   keys_.push_back(key);
   table_[i] = id;
   if (entries_.size() * 2 > table_.size()) grow_table();
@@ -203,7 +290,7 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
   uint32_t comm = intern_comm(s.comm);
   // The sample's own entry (iter_add_single_normal_entry / _cumulative_entry).
   bool created;
-  Key key = make_key(comm, s.thread, s.self, s.self.addr, dso_name_id(s.self.chain.dso));
+  Key key = make_key(comm, s.thread, s.self, s.self.addr, dso_name_id(s.self.chain.dso), s.branch);
   uint32_t self_id = findnew(key, s, s.self, s.self.addr, comm, created);
   HistEntry& self = entries_[self_id];
   self.period += s.period;
@@ -247,7 +334,7 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
     if (f.level) level = f.level;
     at.level = level;
     if (config_.callchain_entries_user_level && f.chain.dso) at.level = '.';
-    Key k = make_key(comm, s.thread, at, f.chain.ip, dso_name_id(f.chain.dso));
+    Key k = make_key(comm, s.thread, at, f.chain.ip, dso_name_id(f.chain.dso), s.branch);
     uint32_t id = findnew(k, s, at, f.chain.ip, comm, created);
     HistEntry& e = entries_[id];
     if (!created && e.stamp == stamp_) continue;
@@ -267,9 +354,66 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
   if (plan) plan->insert(plan->end(), leaves_.begin(), leaves_.end());
 }
 
-bool Hists::collapse_before(const HistEntry& x, const HistEntry& y) const {
+int Hists::branch_cmp(SortKey key, const Hists& hx, uint32_t x_id, const Hists& hy, uint32_t y_id) {
+  // The bstack se_cmp functions of sort.c, cmp(left = x, right = y).
+  const BranchInfo& x = hx.branches_[x_id];
+  const BranchInfo& y = hy.branches_[y_id];
+  // _sort__dso_cmp(): null maps first, then strcmp(left, right) of the names.
+  auto dso_cmp = [&](const BranchAddr& l, const BranchAddr& r) {
+    if (!l.dso || !r.dso) return cmp_null(l.dso, r.dso);
+    return name_cmp(hx.dso_name(l.dso), hy.dso_name(r.dso));
+  };
+  // sort__sym_from_cmp(): addresses (right's minus left's) when neither has a symbol.
+  auto end_cmp = [](const BranchAddr& l, const BranchAddr& r) {
+    if (!l.sym && !r.sym) return sign64(static_cast<int64_t>(r.addr - l.addr));
+    return sym_cmp(l.sym, r.sym);
+  };
+  auto addr_cmp = [&](const BranchAddr& l, const BranchAddr& r) {
+    int c = dso_cmp(l, r);
+    return c ? c : sign64(static_cast<int64_t>(r.addr - l.addr));
+  };
+  switch (key) {
+    case SortKey::kDsoFrom:
+      return dso_cmp(x.from, y.from);
+    case SortKey::kDsoTo:
+      return dso_cmp(x.to, y.to);
+    case SortKey::kSymFrom:
+      return end_cmp(x.from, y.from);
+    case SortKey::kSymTo:
+      return end_cmp(x.to, y.to);
+    case SortKey::kAddrFrom:
+      return addr_cmp(x.from, y.from);
+    case SortKey::kAddrTo:
+      return addr_cmp(x.to, y.to);
+    case SortKey::kMispredict:
+      // "mp || p": 1 whenever they differ.
+      return (x.flags & 3) != (y.flags & 3);
+    case SortKey::kInTx:
+      return x.in_tx() != y.in_tx();
+    case SortKey::kAbort:
+      return x.abort() != y.abort();
+    case SortKey::kCycles: {
+      int d = int{x.cycles()} - int{y.cycles()};
+      return d < 0 ? -1 : d > 0 ? 1 : 0;
+    }
+    case SortKey::kSrclineFrom:
+      return name_cmp(y.from.srcline, x.from.srcline);
+    case SortKey::kSrclineTo:
+      return name_cmp(y.to.srcline, x.to.srcline);
+    default:
+      return 0;
+  }
+}
+
+int Hists::collapse_cmp(const Hists& hx, uint32_t x_id, const Hists& hy, uint32_t y_id) {
   // rb-tree order of hists__collapse_insert_entry(): x comes first when cmp(x, y) > 0.
-  for (SortKey key : config_.sort.keys) {
+  const HistEntry& x = hx.entries_[x_id];
+  const HistEntry& y = hy.entries_[y_id];
+  auto dso_cmp = [&]() {
+    if (!x.dso || !y.dso) return cmp_null(x.dso, y.dso);
+    return name_cmp(hy.dso_name(y.dso), hx.dso_name(x.dso));
+  };
+  for (SortKey key : hx.config_.sort.keys) {
     int c = 0;
     switch (key) {
       case SortKey::kPid:
@@ -277,31 +421,24 @@ bool Hists::collapse_before(const HistEntry& x, const HistEntry& y) const {
         c = x.thread->tid < y.thread->tid ? 1 : x.thread->tid > y.thread->tid ? -1 : 0;
         break;
       case SortKey::kComm:
-        c = name_cmp(comms_[y.comm], comms_[x.comm]);
+        c = name_cmp(hy.comms_[y.comm], hx.comms_[x.comm]);
         break;
       case SortKey::kSrcline:
         // sort.c sort__srcline_cmp(): strcmp(right->srcline, left->srcline).
         c = name_cmp(y.srcline, x.srcline);
         break;
       case SortKey::kDso:
-        if (!x.dso || !y.dso) {
-          c = cmp_null(x.dso, y.dso);
-        } else {
-          c = name_cmp(dso_name(y.dso), dso_name(x.dso));
-        }
+        c = dso_cmp();
         break;
       case SortKey::kSymbol:
       case SortKey::kIpcNull:
+      case SortKey::kIpcLbr:
         if (!x.sym && !y.sym) {
           c = sign64(static_cast<int64_t>(y.ip - x.ip));
           break;
         }
-        if (!has_dso_key_) {
-          if (!x.dso || !y.dso) {
-            c = cmp_null(x.dso, y.dso);
-          } else {
-            c = name_cmp(dso_name(y.dso), dso_name(x.dso));
-          }
+        if (!hx.has_dso_key_) {
+          c = dso_cmp();
           if (c) break;
         }
         if (!x.sym || !y.sym) {
@@ -317,15 +454,83 @@ bool Hists::collapse_before(const HistEntry& x, const HistEntry& y) const {
           if (!c) c = sign64(static_cast<int64_t>(y.sym->end - x.sym->end));
         }
         break;
+      default:
+        c = branch_cmp(key, hx, x_id, hy, y_id);
+        break;
     }
-    if (c) return c > 0;
+    if (c) return c;
   }
-  return false;
+  return 0;
 }
 
-int Hists::output_cmp(const HistEntry& a, const HistEntry& b) const {
+bool Hists::collapse_before(uint32_t x, uint32_t y) const {
+  return collapse_cmp(*this, x, *this, y) > 0;
+}
+
+int Hists::group_cmp(uint32_t a_id, uint32_t b_id, uint64_t HistEntry::*field) const {
+  // ui/hist.c __hpp__sort(): the leader's value, then each member's (0 without a pair).
+  int c = field_cmp(entries_[a_id].*field, entries_[b_id].*field);
+  for (size_t m = 0; !c && m < members_.size(); ++m) {
+    uint32_t pa = pairs_[m][a_id], pb = pairs_[m][b_id];
+    uint64_t va = pa == kNoPair ? 0 : members_[m]->entries_[pa].*field;
+    uint64_t vb = pb == kNoPair ? 0 : members_[m]->entries_[pb].*field;
+    c = field_cmp(va, vb);
+  }
+  return c;
+}
+
+void Hists::link_group(std::vector<const Hists*> members) {
+  members_ = std::move(members);
+  // The collapsed tree's lookup (hists__find_entry), shared by the members: an entry of the
+  // leader, or of a member while it is looked up.
+  struct Ref {
+    const Hists* hists;
+    uint32_t id;
+  };
+  auto before = [](const Ref& a, const Ref& b) {
+    return collapse_cmp(*a.hists, a.id, *b.hists, b.id) > 0;
+  };
+  std::set<Ref, decltype(before)> leader(before);
+  for (uint32_t id = 0; id < entries_.size(); ++id) leader.insert({this, id});
+  pairs_.assign(members_.size(), {});
+  for (size_t m = 0; m < members_.size(); ++m) {
+    const Hists* other = members_[m];
+    std::vector<uint32_t>& pairs = pairs_[m];
+    pairs.assign(entries_.size(), kNoPair);
+    if (!other) continue;
+    for (uint32_t oid = 0; oid < other->entries_.size(); ++oid) {
+      auto it = leader.find({other, oid});
+      uint32_t id;
+      if (it != leader.end()) {
+        id = it->id;
+      } else {
+        // hists__add_dummy_entry(): the member's entry with no period, no call chain.
+        const HistEntry& pair = other->entries_[oid];
+        id = static_cast<uint32_t>(entries_.size());
+        HistEntry& e = entries_.emplace_back();
+        e.thread = pair.thread;
+        e.comm = intern_comm(other->comms_[pair.comm]);
+        e.dso = pair.dso;
+        e.sym = pair.sym;
+        e.ip = pair.ip;
+        e.level = pair.level;
+        e.srcline = pair.srcline;
+        e.filtered = pair.filtered;
+        if (config_.branch_mode) branches_.push_back(other->branches_[oid]);
+        keys_.emplace_back();  // never looked up: no more samples come
+        leader.insert({this, id});
+        for (std::vector<uint32_t>& p : pairs_) p.resize(entries_.size(), kNoPair);
+      }
+      pairs[id] = oid;
+    }
+  }
+}
+
+int Hists::output_cmp(uint32_t a_id, uint32_t b_id) const {
   // hist_entry__sort(): the sort list is [Children,] Overhead, the --sort keys, then the
   // output-only fields (Samples); a positive result puts `a` first.
+  const HistEntry& a = entries_[a_id];
+  const HistEntry& b = entries_[b_id];
   int c;
   if (config_.children) {
     c = field_cmp(a.acc_period, b.acc_period);
@@ -337,7 +542,7 @@ int Hists::output_cmp(const HistEntry& a, const HistEntry& b) const {
       if (d) return sign64(d);
     }
   }
-  c = field_cmp(a.period, b.period);
+  c = group_cmp(a_id, b_id, &HistEntry::period);
   if (c) return c;
   for (SortKey key : config_.sort.keys) {
     switch (key) {
@@ -366,13 +571,18 @@ int Hists::output_cmp(const HistEntry& a, const HistEntry& b) const {
         }
         break;
       case SortKey::kIpcNull:
+      case SortKey::kIpcLbr:
         // No se_sort: sort__sym_cmp(), the collapse order.
-        c = collapse_before(a, b) ? 1 : collapse_before(b, a) ? -1 : 0;
+        c = collapse_before(a_id, b_id) ? 1 : collapse_before(b_id, a_id) ? -1 : 0;
+        break;
+      default:
+        // The branch keys have no se_sort either.
+        c = branch_cmp(key, *this, a_id, *this, b_id);
         break;
     }
     if (c) return c;
   }
-  if (config_.show_nr_samples) return field_cmp(a.nr_events, b.nr_events);
+  if (config_.show_nr_samples) return group_cmp(a_id, b_id, &HistEntry::nr_events);
   return 0;
 }
 
@@ -382,12 +592,11 @@ void Hists::finish() {
   for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
   // The collapsed rb-tree's order, then perf's output tree replayed: each entry of the
   // collapsed tree goes left of the entries it sorts before, right otherwise.
-  std::stable_sort(order_.begin(), order_.end(), [this](uint32_t a, uint32_t b) {
-    return collapse_before(entries_[a], entries_[b]);
-  });
+  std::stable_sort(order_.begin(), order_.end(),
+                   [this](uint32_t a, uint32_t b) { return collapse_before(a, b); });
   RbOrder out;
   for (uint32_t id : order_) {
-    out.insert(id, [&](uint32_t other) { return output_cmp(entries_[id], entries_[other]) > 0; });
+    out.insert(id, [&](uint32_t other) { return output_cmp(id, other) > 0; });
   }
   order_ = out.in_order();
 }

@@ -47,6 +47,23 @@ constexpr std::array<Dimension, 26> kCommon = {{
     {"", false, {}},
 }};
 
+// sort.c bstack_sort_dimensions[], looked at after the common ones (and perf's hpp names).
+constexpr std::array<Dimension, 13> kBranch = {{
+    {"dso_from", true, SortKey::kDsoFrom},
+    {"dso_to", true, SortKey::kDsoTo},
+    {"symbol_from", true, SortKey::kSymFrom},
+    {"symbol_to", true, SortKey::kSymTo},
+    {"mispredict", true, SortKey::kMispredict},
+    {"in_tx", true, SortKey::kInTx},
+    {"abort", true, SortKey::kAbort},
+    {"cycles", true, SortKey::kCycles},
+    {"srcline_from", false, SortKey::kSrclineFrom},
+    {"srcline_to", false, SortKey::kSrclineTo},
+    {"ipc_lbr", true, SortKey::kIpcLbr},
+    {"addr_from", true, SortKey::kAddrFrom},
+    {"addr_to", true, SortKey::kAddrTo},
+}};
+
 bool is_prefix_nocase(std::string_view tok, std::string_view name) {
   return tok.size() <= name.size() && strncasecmp(tok.data(), name.data(), tok.size()) == 0;
 }
@@ -55,7 +72,9 @@ bool is_prefix_nocase(std::string_view tok, std::string_view name) {
 
 bool SortSpec::has(SortKey k) const { return std::find(keys.begin(), keys.end(), k) != keys.end(); }
 
-Result<SortSpec> parse_sort_keys(std::string_view order) {
+bool is_branch_key(SortKey k) { return k >= SortKey::kDsoFrom; }
+
+Result<SortSpec> parse_sort_keys(std::string_view order, bool branch_mode) {
   SortSpec spec;
   spec.order = std::string(order);
   size_t pos = 0;
@@ -71,6 +90,12 @@ Result<SortSpec> parse_sort_keys(std::string_view order) {
         dim = &d;
         break;
       }
+    }
+    for (size_t i = 0; !dim && i < kBranch.size(); ++i) {
+      if (!is_prefix_nocase(tok, kBranch[i].name)) continue;
+      // sort.c sort_dimension__add(): -EINVAL outside branch mode.
+      if (!branch_mode) return make_error(fmt::format("Invalid --sort key: `{}'", tok));
+      dim = &kBranch[i];
     }
     if (!dim) return make_error(fmt::format("Unknown --sort key: `{}'", tok));
     if (!dim->supported) {
@@ -97,6 +122,32 @@ std::string_view sort_key_header(SortKey k) {
       return "IPC   [IPC Coverage]";
     case SortKey::kSrcline:
       return "Source:Line";
+    case SortKey::kDsoFrom:
+      return "Source Shared Object";
+    case SortKey::kDsoTo:
+      return "Target Shared Object";
+    case SortKey::kSymFrom:
+      return "Source Symbol";
+    case SortKey::kSymTo:
+      return "Target Symbol";
+    case SortKey::kMispredict:
+      return "Branch Mispredicted";
+    case SortKey::kInTx:
+      return "Branch in transaction";
+    case SortKey::kAbort:
+      return "Transaction abort";
+    case SortKey::kCycles:
+      return "Basic Block Cycles";
+    case SortKey::kSrclineFrom:
+      return "From Source:Line";
+    case SortKey::kSrclineTo:
+      return "To Source:Line";
+    case SortKey::kIpcLbr:
+      return "IPC   [IPC Coverage]";
+    case SortKey::kAddrFrom:
+      return "Source Address";
+    case SortKey::kAddrTo:
+      return "Target Address";
   }
   return "";
 }

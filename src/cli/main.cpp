@@ -96,6 +96,11 @@ int run(int argc, char** argv) {
   // builtin-report.c OPT_BOOLEAN "inline" (symbol_conf.inline_name, true by default).
   rep->add_flag("--inline")->description("inline frames in DWARF-unwound call chains (default)");
   rep->add_flag("--no-inline")->description("no inline frames in call chains");
+  rep->add_flag("--group")->description("show event group information together (default)");
+  rep->add_flag("--no-group")->description("show the events of a group one by one");
+  rep->add_flag("-b,--branch-stack")
+      ->description("one entry per branch of the samples' branch stacks (default with them)");
+  rep->add_flag("--no-branch-stack")->description("one entry per sample, branch stacks or not");
   rep->add_option("-s,--sort", report.sort, "sort by key(s): pid, comm, dso, symbol");
   float percent_limit = 0;
   CLI::Option* pl =
@@ -163,6 +168,10 @@ int run(int argc, char** argv) {
     if (o->check_lname("no-children")) report.children = false;
     if (o->check_lname("inline")) report.inline_names = true;
     if (o->check_lname("no-inline")) report.inline_names = false;
+    if (o->check_lname("group")) report.group = true;
+    if (o->check_lname("no-group")) report.group = false;
+    if (o->check_lname("branch-stack")) report.branch_stack = true;
+    if (o->check_lname("no-branch-stack")) report.branch_stack = false;
   }
   for (const CLI::Option* o : scr->parse_order()) {
     if (o->check_lname("inline")) script.inline_names = true;

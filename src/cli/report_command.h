@@ -18,7 +18,7 @@ struct ReportOptions {
 
   // The histogram report (builtin-report.c options).
   std::string buildid_dir;                // the global --buildid-dir
-  bool mini_debuginfo = true;  // the global --no-minidebuginfo turns it off
+  bool mini_debuginfo = true;             // the global --no-minidebuginfo turns it off
   std::optional<bool> children;           // --children / --no-children; unset: perf's default
   std::string sort;                       // -s/--sort; empty: perf's default
   std::optional<float> percent_limit;     // --percent-limit
@@ -31,6 +31,8 @@ struct ReportOptions {
   std::string kallsyms;                   // --kallsyms: the kernel's symbols from this file
   std::string symfs;                      // --symfs: look for binaries under this directory
   bool inline_names = true;               // --inline / --no-inline (the later wins)
+  std::optional<bool> group;              // --group / --no-group; unset: perf's group view
+  std::optional<bool> branch_stack;       // -b / --no-branch-stack; unset: by the recording
 };
 
 int run_report(const ReportOptions& opts);

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "symbol_prefetch.h"
 #include "readperf/analysis/report_session.h"
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/event_name.h"
@@ -15,6 +14,7 @@
 #include "readperf/output/symbol_sources.h"
 #include "report_command.h"
 #include "report_tip.h"
+#include "symbol_prefetch.h"
 
 namespace readperf::cli {
 
@@ -136,19 +136,12 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   if (opts.inverted) cp.caller = true;
   if (cumulate && !cp.order_set) cp.caller = true;
 
-  // Branch stacks switch perf to its branch sort mode, which readperf does not print yet.
-  if (pd.header().features[kFeatBranchStack] &&
-      !(pd.events().combined_sample_type() & kSampleStackUser)) {
-    return fail("report: branch-stack recordings (perf's branch mode) are not supported yet");
-  }
-
-  // symbol_conf.event_group is on by default: grouped events print as one section with a
-  // column per member (hists__match/link), which readperf does not do yet.
-  if (const auto& groups = pd.features().group_desc) {
-    for (const GroupDesc& g : *groups) {
-      if (g.nr_members > 1) return fail("report: event groups are not supported yet");
-    }
-  }
+  // cmd_report(): branch mode is a tristate, the recording's branch stacks deciding by
+  // default; it has no children.
+  bool has_br_stack = pd.header().features[kFeatBranchStack] &&
+                      !(pd.events().combined_sample_type() & kSampleStackUser);
+  bool branch_mode = opts.branch_stack.value_or(has_br_stack);
+  if (branch_mode) cumulate = false;
 
   // report__setup_sample_type(): a pipe has no events yet at this point.
   uint64_t sample_type = is_pipe ? 0 : pd.events().combined_sample_type();
@@ -162,6 +155,9 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     cp.use_callchain = true;
   }
   if (cumulate && !(sample_type & kSampleCallchain)) cumulate = false;
+  if (branch_mode && !is_pipe && !(sample_type & kSampleBranchStack)) {
+    return fail("Selected -b but no branch data. Did you call perf record without -b?");
+  }
 
   // sort.c setup_sorting(): the default order, a '+' order appended to it.
   std::string sort_order = opts.sort;
@@ -172,15 +168,17 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   if (all_tracepoints && (sort_order.empty() || sort_order[0] == '+')) {
     return fail("report: the tracepoint sort order (\"trace\") is not supported yet");
   }
+  std::string_view default_order = branch_mode ? kDefaultBranchSortOrder : kDefaultSortOrder;
   if (!sort_order.empty() && sort_order[0] == '+') {
-    sort_order = std::string(kDefaultSortOrder) + "," + sort_order.substr(1);
+    sort_order = std::string(default_order) + "," + sort_order.substr(1);
   }
-  // builtin-report.c: a --sort naming "symbol" gets the ipc_null column.
+  // builtin-report.c: a --sort naming "symbol" gets the ipc_null column (ipc_lbr in branch
+  // mode).
   if (!sort_order.empty() && sort_order.find("symbol") != std::string::npos) {
-    sort_order += ",ipc_null";
+    sort_order += branch_mode ? ",ipc_lbr" : ",ipc_null";
   }
-  Result<SortSpec> spec =
-      parse_sort_keys(sort_order.empty() ? kDefaultSortOrder : std::string_view(sort_order));
+  Result<SortSpec> spec = parse_sort_keys(
+      sort_order.empty() ? default_order : std::string_view(sort_order), branch_mode);
   if (!spec) return fail(spec.error().message());
   spec->order = opts.sort.empty() ? "" : sort_order;
 
@@ -191,6 +189,9 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.hist.caller_order = cp.caller;
   setup.hist.verbose = opts.verbose > 0;
   setup.hist.show_nr_samples = opts.show_nr_samples;
+  setup.hist.branch_mode = branch_mode;
+  setup.event_group = opts.group.value_or(true);
+  setup.group_set = opts.group.has_value();
   // The recording perf's major version ("7.2.13"): reports of perf 7 files follow perf 7.
   if (const auto& v = pd.features().version; v && std::atoi(v->c_str()) >= 7) {
     setup.hist.callchain_entries_user_level = true;
@@ -227,10 +228,37 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     fmt::print(stderr, "The {} data has no samples!\n", opts.input);
     return 0;
   }
+  if (setup.hist.sort.has(SortKey::kIpcLbr)) {
+    // sort.c hist_entry__sym_ipc_snprintf() prints a symbol's IPC from perf's annotation of
+    // its instructions (objdump), which readperf does not do.
+    for (const auto& h : data->hists) {
+      for (size_t i = 0; h && i < h->entries().size(); ++i) {
+        if (h->entries()[i].sym) {
+          return fail(
+              "report: the IPC column of branch mode (a --sort naming \"symbol\") is "
+              "not supported yet for resolved symbols");
+        }
+      }
+    }
+  }
   std::vector<ReportSection> sections;
   for (size_t i = 0; i < pd.events().size(); ++i) {
     const Hists* h = i < data->hists.size() ? data->hists[i].get() : nullptr;
     sections.push_back({event_name(pd.events()[i]), h});
+  }
+  for (const EventGroup& g : data->groups) {
+    ReportSection& leader = sections[g.leader];
+    leader.nr_members = g.nr_members;
+    if (!setup.event_group || g.nr_members < 2) continue;
+    // evsel__group_desc(); evlist__tty_browse_hists() shows the leader only.
+    std::string desc = g.forced ? "" : g.name + " { ";
+    desc += leader.event_name;
+    for (size_t i = g.leader + 1; i < g.leader + g.nr_members; ++i) {
+      desc += ", " + sections[i].event_name;
+      sections[i].hists = nullptr;
+    }
+    if (!g.forced) desc += " }";
+    leader.event_name = std::move(desc);
   }
   print_report(sections, data->total_lost_samples, po, out);
   out.print("#\n# ({})\n#\n", random_tip());

@@ -8,13 +8,11 @@
 #include "readperf/session/dso.h"
 #include "readperf/session/thread.h"
 #include "readperf/symbols/symbol_table.h"
+#include "report_columns.h"
 
 namespace readperf {
 
 namespace {
-
-// util/hist.c hists__calc_col_len(): the width of an unresolved address (BITS_PER_LONG / 4).
-constexpr uint32_t kUnresolvedWidth = 16;
 
 enum class Field : uint8_t { kChildren, kOverhead, kSamples, kSort };
 
@@ -28,6 +26,7 @@ struct Column {
 // perf's hists->col_len[] for the columns readperf prints.
 struct ColumnWidths {
   uint32_t comm = 0, thread = 0, dso = 0, symbol = 0, ipc = 0, srcline = 0;
+  BranchWidths branch;
 };
 
 ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) {
@@ -54,6 +53,7 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) 
     }
     if (e.dso) w.dso = std::max(w.dso, static_cast<uint32_t>(hists.dso_name(e.dso).size()));
     w.srcline = std::max(w.srcline, static_cast<uint32_t>(e.srcline.size()));
+    if (hists.config().branch_mode) widen_branch_columns(hists, id, opts.dso_filter, w.branch);
   }
   auto header = [](SortKey k) { return static_cast<uint32_t>(sort_key_header(k).size()); };
   w.comm = std::max(w.comm, header(SortKey::kComm));
@@ -70,13 +70,15 @@ std::vector<Column> make_columns(const Hists& hists, const ColumnWidths& w) {
   // then the sort keys.
   const HistConfig& c = hists.config();
   std::vector<Column> cols;
+  // ui/hist.c hpp__width_fn(): in the group view a column per member, side by side.
+  uint32_t members = static_cast<uint32_t>(hists.group_size());
   if (c.children) {
-    cols.push_back({Field::kChildren, {}, "Children", 8});
-    cols.push_back({Field::kOverhead, {}, "Self", 8});
+    cols.push_back({Field::kChildren, {}, "Children", 8 * members});
+    cols.push_back({Field::kOverhead, {}, "Self", 8 * members});
   } else {
-    cols.push_back({Field::kOverhead, {}, "Overhead", 8});
+    cols.push_back({Field::kOverhead, {}, "Overhead", 8 * members});
   }
-  if (c.show_nr_samples) cols.push_back({Field::kSamples, {}, "Samples", 12});
+  if (c.show_nr_samples) cols.push_back({Field::kSamples, {}, "Samples", 12 * members});
   for (SortKey k : c.sort.keys) {
     uint32_t width = 0;
     switch (k) {
@@ -98,6 +100,9 @@ std::vector<Column> make_columns(const Hists& hists, const ColumnWidths& w) {
       case SortKey::kSrcline:
         width = w.srcline;
         break;
+      default:
+        width = branch_column_width(k, w.branch);
+        break;
     }
     cols.push_back({Field::kSort, k, sort_key_header(k), width});
   }
@@ -109,40 +114,43 @@ void pad_to(fmt::memory_buffer& b, size_t start, uint32_t width) {
   if (printed < width) b.append(std::string(width - printed, ' '));
 }
 
-// "%-*.*s": cut to `width`, then padded to it.
-void put_fixed(fmt::memory_buffer& b, std::string_view s, uint32_t width) {
-  if (s.size() > width) s = s.substr(0, width);
-  b.append(s);
-  if (s.size() < width) b.append(std::string(width - s.size(), ' '));
-}
-
 void put_percent(fmt::memory_buffer& b, uint64_t value, uint64_t total) {
   // ui/hist.c __hpp__fmt(): " %*.2f%%" with the column's width less the space and the '%'.
   double percent = total ? 100.0 * static_cast<double>(value) / static_cast<double>(total) : 0.0;
   fmt::format_to(std::back_inserter(b), " {:6.2f}%", percent);
 }
 
-void put_symbol(fmt::memory_buffer& b, const HistEntry& e, uint32_t width) {
-  // sort.c _hist_entry__sym_snprintf().
+}  // namespace
+
+void put_fixed(fmt::memory_buffer& b, std::string_view s, uint32_t width) {
+  if (s.size() > width) s = s.substr(0, width);
+  b.append(s);
+  if (s.size() < width) b.append(std::string(width - s.size(), ' '));
+}
+
+void put_sym_column(fmt::memory_buffer& b, char level, const Symbol* sym, uint64_t ip,
+                    uint32_t width) {
   size_t start = b.size();
-  fmt::format_to(std::back_inserter(b), "[{}] ", e.level);
-  if (e.sym) {
-    if (e.sym->type == kTypeObject) {
-      fmt::format_to(std::back_inserter(b), "{}+0x{:x}", e.sym->name, e.ip - e.sym->start);
+  fmt::format_to(std::back_inserter(b), "[{}] ", level);
+  if (sym) {
+    if (sym->type == kTypeObject) {
+      fmt::format_to(std::back_inserter(b), "{}+0x{:x}", sym->name, ip - sym->start);
     } else {
       size_t used = b.size() - start;
-      std::string_view name = e.sym->name;
+      std::string_view name = sym->name;
       if (width > used && name.size() > width - used) name = name.substr(0, width - used);
       if (width <= used) name = {};
       b.append(name);
-      if (e.sym->inlined) b.append(std::string_view(" (inlined)"));
+      if (sym->inlined) b.append(std::string_view(" (inlined)"));
     }
-  } else if (e.ip) {
-    fmt::format_to(std::back_inserter(b), "0x{:016x}", e.ip);
+  } else if (ip) {
+    fmt::format_to(std::back_inserter(b), "0x{:016x}", ip);
   } else {
     b.append(std::string_view("0000000000000000"));
   }
 }
+
+namespace {
 
 void print_header_lines(const std::vector<Column>& cols, OutBuffer& out) {
   // ui/stdio/hist.c hists__fprintf_standard_headers().
@@ -165,25 +173,44 @@ void print_header_lines(const std::vector<Column>& cols, OutBuffer& out) {
   b.append(std::string_view("\n#\n"));
 }
 
-void print_entry_line(const Hists& hists, const HistEntry& e, const std::vector<Column>& cols,
-                      OutBuffer& out) {
+// ui/hist.c __hpp__fmt(): the entry's value, then in the group view each member's, from
+// the member's entry of the same keys (0 without one).
+template <typename Put>
+void put_group(const Hists& hists, uint32_t id, uint64_t HistEntry::*field, Put put) {
+  put(hists.entry(id).*field, hists.total_period());
+  for (size_t m = 0; m + 1 < hists.group_size(); ++m) {
+    const Hists* member = hists.member(m);
+    uint32_t pair = hists.pair(id, m);
+    if (pair == Hists::kNoPair || !member->total_period()) {
+      put(0, 0);
+    } else {
+      put(member->entry(pair).*field, member->total_period());
+    }
+  }
+}
+
+void print_entry_line(const Hists& hists, uint32_t id, const std::vector<Column>& cols,
+                      std::string_view& mispredict, OutBuffer& out) {
   // ui/stdio/hist.c __hist_entry__snprintf(): "  " before every column, each padded to its
   // width except the last (hist_entry__snprintf_alignment).
+  const HistEntry& e = hists.entry(id);
   fmt::memory_buffer& b = out.buffer();
-  uint64_t total = hists.total_period();
+  auto percent = [&](uint64_t value, uint64_t total) { put_percent(b, value, total); };
   for (size_t i = 0; i < cols.size(); ++i) {
     const Column& c = cols[i];
     b.append(std::string_view("  "));
     size_t start = b.size();
     switch (c.field) {
       case Field::kChildren:
-        put_percent(b, e.acc_period, total);
+        put_group(hists, id, &HistEntry::acc_period, percent);
         break;
       case Field::kOverhead:
-        put_percent(b, e.period, total);
+        put_group(hists, id, &HistEntry::period, percent);
         break;
       case Field::kSamples:
-        fmt::format_to(std::back_inserter(b), " {:11}", e.nr_events);
+        put_group(hists, id, &HistEntry::nr_events, [&](uint64_t n, uint64_t) {
+          fmt::format_to(std::back_inserter(b), " {:11}", n);
+        });
         break;
       case Field::kSort:
         switch (c.key) {
@@ -201,7 +228,7 @@ void print_entry_line(const Hists& hists, const HistEntry& e, const std::vector<
             put_fixed(b, e.dso ? hists.dso_name(e.dso) : "[unknown]", c.width);
             break;
           case SortKey::kSymbol:
-            put_symbol(b, e, c.width);
+            put_sym_column(b, e.level, e.sym, e.ip, c.width);
             break;
           case SortKey::kIpcNull:
             put_fixed(b, "-      -", c.width);
@@ -209,6 +236,9 @@ void print_entry_line(const Hists& hists, const HistEntry& e, const std::vector<
           case SortKey::kSrcline:
             // sort.c hist_entry__srcline_snprintf(): "%-.*s", cut but not padded.
             b.append(e.srcline.substr(0, std::min<size_t>(e.srcline.size(), c.width)));
+            break;
+          default:
+            put_branch_column(b, c.key, hists, id, c.width, mispredict);
             break;
         }
         break;
@@ -231,12 +261,21 @@ std::pair<uint64_t, char> convert_unit(uint64_t value) {
   return {static_cast<uint64_t>(v), unit};
 }
 
-void print_section(const ReportSection& s, const ReportPrintOptions& opts, OutBuffer& out) {
+void print_section(const ReportSection& s, const ReportPrintOptions& opts,
+                   std::string_view& mispredict, OutBuffer& out) {
   const Hists& hists = *s.hists;
-  // builtin-report.c hists__fprintf_nr_sample_events().
-  auto [n, unit] = convert_unit(hists.nr_samples());
-  out.print("# Samples: {}{} of event '{}'\n# Event count (approx.): {}\n#\n", n, unit,
-            s.event_name, hists.total_period());
+  // builtin-report.c hists__fprintf_nr_sample_events(): a group's counts are its members'.
+  uint64_t nr_samples = hists.nr_samples();
+  uint64_t nr_events = hists.total_period();
+  for (size_t m = 0; m + 1 < hists.group_size(); ++m) {
+    if (const Hists* member = hists.member(m)) {
+      nr_samples += member->nr_samples();
+      nr_events += member->total_period();
+    }
+  }
+  auto [n, unit] = convert_unit(nr_samples);
+  out.print("# Samples: {}{} of event{} '{}'\n# Event count (approx.): {}\n#\n", n, unit,
+            s.nr_members > 1 ? "s" : "", s.event_name, nr_events);
 
   ColumnWidths widths = compute_widths(hists, opts);
   std::vector<Column> cols = make_columns(hists, widths);
@@ -254,7 +293,7 @@ void print_section(const ReportSection& s, const ReportPrintOptions& opts, OutBu
       percent = static_cast<float>(static_cast<double>(p) * 100.0 / static_cast<double>(total));
     }
     if (percent < opts.percent_limit) continue;
-    print_entry_line(hists, e, cols, out);
+    print_entry_line(hists, id, cols, mispredict, out);
     if (c.use_callchain) print_entry_callchain(hists, e, opts, out);
     out.maybe_flush();
   }
@@ -267,9 +306,10 @@ void print_report(std::span<const ReportSection> sections, uint64_t total_lost_s
                   const ReportPrintOptions& options, OutBuffer& out) {
   // builtin-report.c evlist__tty_browse_hists(); skip_empty is perf's default.
   out.print("#\n# Total Lost Samples: {}\n#\n", total_lost_samples);
+  std::string_view mispredict = "N/A";
   for (const ReportSection& s : sections) {
     if (!s.hists || !s.hists->nr_samples()) continue;
-    print_section(s, options, out);
+    print_section(s, options, mispredict, out);
   }
 }
 

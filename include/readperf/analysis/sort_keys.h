@@ -25,6 +25,21 @@ enum class SortKey : uint8_t {
   kIpcNull,
   // "srcline": sort.c sort_srcline, "file.c:123" from the DWARF line table (else "sym+off").
   kSrcline,
+  // The branch keys (sort.c bstack_sort_dimensions), perf's branch mode only: each histogram
+  // entry is one branch of a sample's branch stack.
+  kDsoFrom,      // "dso_from": the branch source's shared object
+  kDsoTo,        // "dso_to"
+  kSymFrom,      // "symbol_from": the source's function, or its address
+  kSymTo,        // "symbol_to"
+  kMispredict,   // "mispredict": "N" predicted, "Y" mispredicted
+  kInTx,         // "in_tx": in a transaction
+  kAbort,        // "abort": a transaction abort
+  kCycles,       // "cycles": the basic block's cycles (LBR timed branches)
+  kSrclineFrom,  // "srcline_from"
+  kSrclineTo,    // "srcline_to"
+  kIpcLbr,       // "ipc_lbr": what report appends to a --sort naming "symbol" in branch mode
+  kAddrFrom,     // "addr_from": the source's address, "sym+off" with a symbol
+  kAddrTo,       // "addr_to"
 };
 
 struct SortSpec {
@@ -37,11 +52,17 @@ struct SortSpec {
 
 // perf's default sort order for a non-tracepoint recording (sort.c default_sort_order).
 inline constexpr std::string_view kDefaultSortOrder = "comm,dso,symbol";
+// The branch mode's (sort.c default_branch_sort_order).
+inline constexpr std::string_view kDefaultBranchSortOrder =
+    "comm,dso_from,symbol_from,symbol_to,cycles";
 
 // sort.c setup_sort_list(): keys separated by ',' or ' ', each matched case-insensitively as
 // a prefix of a key name in perf's table order ("sym" is "symbol", "d" is "dso"). Keys perf
-// knows but readperf does not group by yet are an error naming them.
-Result<SortSpec> parse_sort_keys(std::string_view order);
+// knows but readperf does not group by yet are an error naming them. The branch keys are
+// valid in branch mode only.
+Result<SortSpec> parse_sort_keys(std::string_view order, bool branch_mode = false);
+// Whether a key reads the entries' branch (only branch mode has one).
+bool is_branch_key(SortKey k);
 
 // The column header (sort.c se_header): "Command", "Shared Object", "Symbol",
 // "    Pid:Command".
