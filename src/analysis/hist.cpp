@@ -88,7 +88,6 @@ bool Hists::same_key(const Key& a, const Key& b) const {
 }
 
 size_t Hists::key_hash(const Key& k) const { return hash_words(k.w, key_words_); }
-}
 
 std::string_view Hists::dso_name(const Dso* dso) const {
   if (!dso) return "";

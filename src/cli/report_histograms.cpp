@@ -169,14 +169,16 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     return fail("report: the tracepoint sort order (\"trace\") is not supported yet");
   }
   std::string_view default_order = branch_mode ? kDefaultBranchSortOrder : kDefaultSortOrder;
+  // builtin-report.c: a --sort naming "symbol" gets the ipc_null column (ipc_lbr in branch
+  // mode); it looks at the option as given, before sort.c expands a '+' order.
+  std::string ipc;
+  if (!sort_order.empty() && sort_order.find("symbol") != std::string::npos) {
+    ipc = branch_mode ? ",ipc_lbr" : ",ipc_null";
+  }
   if (!sort_order.empty() && sort_order[0] == '+') {
     sort_order = std::string(default_order) + "," + sort_order.substr(1);
   }
-  // builtin-report.c: a --sort naming "symbol" gets the ipc_null column (ipc_lbr in branch
-  // mode).
-  if (!sort_order.empty() && sort_order.find("symbol") != std::string::npos) {
-    sort_order += branch_mode ? ",ipc_lbr" : ",ipc_null";
-  }
+  sort_order += ipc;
   Result<SortSpec> spec = parse_sort_keys(
       sort_order.empty() ? default_order : std::string_view(sort_order), branch_mode);
   if (!spec) return fail(spec.error().message());

@@ -1,0 +1,157 @@
+// Branch stacks in perf's views: `report -D` prints a sample's branch stack whenever its
+// sample_type has PERF_SAMPLE_BRANCH_STACK, whatever its branch_sample_type (perf inject
+// writes such attrs).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "perf_data_builder.h"
+#include "readperf/analysis/resolver.h"
+#include "readperf/format/perf_abi.h"
+#include "readperf/output/dump_printer.h"
+#include "readperf/output/out_buffer.h"
+#include "readperf/reader/perf_data.h"
+#include "test_util.h"
+
+#ifndef READPERF_GOLDEN_DIR
+#error "READPERF_GOLDEN_DIR must name tests/golden"
+#endif
+
+namespace readperf::testing {
+namespace {
+
+constexpr uint64_t kType = kSampleIp | kSampleTid | kSampleTime | kSamplePeriod | kSampleBranchStack;
+
+std::string Dump(const std::string& path) {
+  auto data = PerfData::open(path);
+  EXPECT_TRUE(data) << data.error().message();
+  if (!data) return "";
+  char* text = nullptr;
+  size_t size = 0;
+  FILE* mem = open_memstream(&text, &size);
+  {
+    OutBuffer out(mem);
+    EXPECT_TRUE(run_dump(**data, out));
+  }
+  std::fclose(mem);
+  std::string dump(text, size);
+  std::free(text);
+  return dump;
+}
+
+// The builder's file with an attr whose branch_sample_type is 0; the expected lines are what
+// perf 6.1's `report -D` printed for the same bytes (session.c branch_stack__printf(), called
+// when evsel__has_br_stack(): the sample_type bit alone).
+TEST(BranchStack, DumpPrintsTheStackWithoutBranchSampleType) {
+  for (ByteOrder order : {ByteOrder::kNative, ByteOrder::kSwapped}) {
+    EventAttr attr = SampleAttr(kType);
+    attr.branch_sample_type = 0;
+    PerfDataBuilder b;
+    b.WithByteOrder(order).AddAttr(attr, {7});
+    b.AddComm(5, 5, "loop", {.pid = 5, .tid = 5, .time = 1});
+    uint64_t flags0 = 1 | (uint64_t{12} << 4);              // mispredicted, 12 cycles
+    uint64_t flags1 = 2 | 4 | (uint64_t{3} << 4) | (1 << 20);  // predicted, in_tx, COND
+    b.AddSample({.ip = 0x401000,
+                 .pid = 5,
+                 .tid = 5,
+                 .time = 2,
+                 .period = 1,
+                 .branches = {{0x401010, 0x401000, flags0}, {0x402000, 0x401004, flags1}}});
+    TempDir dir;
+    const std::string dump = Dump(dir.Write("perf.data", b.Build()));
+    EXPECT_NE(dump.find("... branch stack: nr:2\n"
+                        ".....  0: 0000000000401010 -> 0000000000401000 12 cycles M     0 \n"
+                        ".....  1: 0000000000402000 -> 0000000000401004 3 cycles  P T 0 COND\n"),
+              std::string::npos)
+        << dump;
+  }
+}
+
+// tests/golden/lbr/perf.data: a `perf record --call-graph lbr` recording as the builder writes
+// it (this VM has no LBR). The process runs spin-fp's binary, whose build-id is in the golden
+// build-id cache, so that perf and readperf name the functions; the call chains' user parts
+// are the branch stacks (main -> recurse -> recurse -> leaf and the like), and one sample's
+// chain has no user part (perf then reads its chain as usual).
+std::vector<std::byte> LbrRecording() {
+  EventAttr attr = SampleAttr(kSampleIp | kSampleTid | kSampleTime | kSamplePeriod |
+                              kSampleCallchain | kSampleBranchStack);
+  attr.type = 0;  // PERF_TYPE_HARDWARE
+  attr.config = 0;  // cycles
+  attr.sample_period = 100003;
+  attr.flags |= uint64_t{1} << 5;  // exclude_kernel, as `-e cycles:u`
+  attr.branch_sample_type = 1 | kBranchSampleCallStack;  // PERF_SAMPLE_BRANCH_USER
+  PerfDataBuilder b;
+  b.AddAttr(attr, {1});
+  ByteWriter ids;
+  // perf's HEADER_BUILD_ID: the binary's build-id (30f110c4...), as `perf record` wrote it.
+  const std::string name = "/tmp/gold/spin";
+  ids.u32(kRecordHeaderBuildId).u16(kMiscUser).u16(static_cast<uint16_t>(36 + 16));
+  ids.s32(-1);  // the host machine
+  for (uint8_t byte : {0x30, 0xf1, 0x10, 0xc4, 0xba, 0x7a, 0x42, 0x42, 0x4c, 0xe5, 0xa8, 0x30,
+                       0xf1, 0x59, 0x05, 0x3c, 0x61, 0xf2, 0x1c, 0xf7}) {
+    ids.u8(byte);
+  }
+  ids.zeros(4);
+  ids.str(name, 8);
+  b.AddFeature(kFeatBuildId, ids.take());
+  b.AddComm(42, 42, "spin", {.pid = 42, .tid = 42, .time = 1});
+  b.AddMmap2(42, 42, 0x401000, 0x79000, 0x1000, name, {.pid = 42, .tid = 42, .time = 2});
+  // leaf 0x4016c0, recurse 0x4016f0, main 0x4014f0, __libc_start_call_main 0x401a10.
+  const std::vector<BranchEntryIn> deep = {
+      {0x401700, 0x4016c0, 0}, {0x401705, 0x4016f0, 0}, {0x401705, 0x4016f0, 0},
+      {0x401530, 0x4016f0, 0}, {0x401a40, 0x4014f0, 0}};
+  const std::vector<BranchEntryIn> shallow = {{0x401530, 0x4016f0, 0},
+                                              {0x401a40, 0x4014f0, 0}};
+  uint64_t time = 10;
+  for (int i = 0; i < 6; ++i) {
+    b.AddSample({.ip = 0x4016d0 + i,
+                 .pid = 42,
+                 .tid = 42,
+                 .time = time++,
+                 .period = 100003,
+                 .callchain = {kContextUser, 0x4016d0 + uint64_t(i)},
+                 .branches = deep});
+  }
+  for (int i = 0; i < 3; ++i) {
+    b.AddSample({.ip = 0x401700,
+                 .pid = 42,
+                 .tid = 42,
+                 .time = time++,
+                 .period = 100003,
+                 .callchain = {kContextUser, 0x401700},
+                 .branches = shallow});
+  }
+  // A chain without PERF_CONTEXT_USER: resolved as recorded.
+  b.AddSample({.ip = 0x401520,
+               .pid = 42,
+               .tid = 42,
+               .time = time++,
+               .period = 100003,
+               .callchain = {0x401520, 0x401a40},
+               .branches = shallow});
+  return b.Build();
+}
+
+// The committed file is the builder's: `READPERF_WRITE_LBR_GOLDEN=1` writes it again.
+TEST(BranchStack, LbrGoldenRecordingIsTheBuilders) {
+  const std::string path = std::string(READPERF_GOLDEN_DIR) + "/lbr/perf.data";
+  std::vector<std::byte> bytes = LbrRecording();
+  if (std::getenv("READPERF_WRITE_LBR_GOLDEN")) {
+    FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr) << path;
+    std::fwrite(bytes.data(), 1, bytes.size(), f);
+    std::fclose(f);
+  }
+  FILE* f = std::fopen(path.c_str(), "rb");
+  ASSERT_NE(f, nullptr) << path;
+  std::vector<std::byte> got(bytes.size() + 1);
+  size_t n = std::fread(got.data(), 1, got.size(), f);
+  std::fclose(f);
+  got.resize(n);
+  EXPECT_EQ(got, bytes);
+}
+
+}  // namespace
+}  // namespace readperf::testing
