@@ -215,7 +215,8 @@ class ScriptSink : public EventSink {
     if (filters_.skip_cpu(s.cpu)) return;
     if (evsel) {
       Thread* t = tid != -1 ? machine_.findnew_thread(pid, tid) : nullptr;
-      std::string_view comm = t ? t->comm_str() : ":-1";
+      // Both arms string_views: `t ? t->comm_str() : ":-1"` would be a temporary std::string.
+      std::string_view comm = t ? std::string_view(t->comm_str()) : std::string_view(":-1");
       const TypeOutput& o = table_.of(evsel->attr);
       start_.print(*out_, s, comm, o.fields, comm_unpadded(*evsel, o.fields), r.type);
     }

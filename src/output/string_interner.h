@@ -13,6 +13,16 @@ namespace readperf {
 
 class StringInterner {
  public:
+  // Not copyable: the map's keys view the deque's strings, and a copy's keys would still view
+  // the original's. A move keeps them valid (a deque's move hands over its blocks, the strings
+  // stay where they are), so a std::vector of holders reallocates by moving, never by copying
+  // (std::deque's move constructor is not noexcept, which otherwise makes a vector copy).
+  StringInterner() = default;
+  StringInterner(const StringInterner&) = delete;
+  StringInterner& operator=(const StringInterner&) = delete;
+  StringInterner(StringInterner&&) = default;
+  StringInterner& operator=(StringInterner&&) = default;
+
   // The id of `s`, ids 0, 1, ... in first-seen order.
   uint32_t intern(std::string_view s) {
     auto it = ids_.find(s);

@@ -77,6 +77,8 @@ TarType type_of(uint8_t flag) {
 }
 
 void put_text(std::string& block, Field f, std::string_view s) {
+  // An empty view may have a null data(), which memcpy must not be given even for 0 bytes.
+  if (s.empty()) return;
   std::memcpy(block.data() + f.offset, s.data(), std::min(s.size(), f.length));
 }
 
