@@ -22,7 +22,8 @@
 namespace readperf::testing {
 namespace {
 
-constexpr uint64_t kType = kSampleIp | kSampleTid | kSampleTime | kSamplePeriod | kSampleBranchStack;
+constexpr uint64_t kType =
+    kSampleIp | kSampleTid | kSampleTime | kSamplePeriod | kSampleBranchStack;
 
 std::string Dump(const std::string& path) {
   auto data = PerfData::open(path);
@@ -51,7 +52,7 @@ TEST(BranchStack, DumpPrintsTheStackWithoutBranchSampleType) {
     PerfDataBuilder b;
     b.WithByteOrder(order).AddAttr(attr, {7});
     b.AddComm(5, 5, "loop", {.pid = 5, .tid = 5, .time = 1});
-    uint64_t flags0 = 1 | (uint64_t{12} << 4);              // mispredicted, 12 cycles
+    uint64_t flags0 = 1 | (uint64_t{12} << 4);                 // mispredicted, 12 cycles
     uint64_t flags1 = 2 | 4 | (uint64_t{3} << 4) | (1 << 20);  // predicted, in_tx, COND
     b.AddSample({.ip = 0x401000,
                  .pid = 5,
@@ -77,10 +78,10 @@ TEST(BranchStack, DumpPrintsTheStackWithoutBranchSampleType) {
 std::vector<std::byte> LbrRecording() {
   EventAttr attr = SampleAttr(kSampleIp | kSampleTid | kSampleTime | kSamplePeriod |
                               kSampleCallchain | kSampleBranchStack);
-  attr.type = 0;  // PERF_TYPE_HARDWARE
+  attr.type = 0;    // PERF_TYPE_HARDWARE
   attr.config = 0;  // cycles
   attr.sample_period = 100003;
-  attr.flags |= uint64_t{1} << 5;  // exclude_kernel, as `-e cycles:u`
+  attr.flags |= uint64_t{1} << 5;                        // exclude_kernel, as `-e cycles:u`
   attr.branch_sample_type = 1 | kBranchSampleCallStack;  // PERF_SAMPLE_BRANCH_USER
   PerfDataBuilder b;
   b.AddAttr(attr, {1});
@@ -89,8 +90,8 @@ std::vector<std::byte> LbrRecording() {
   const std::string name = "/tmp/gold/spin";
   ids.u32(kRecordHeaderBuildId).u16(kMiscUser).u16(static_cast<uint16_t>(36 + 16));
   ids.s32(-1);  // the host machine
-  for (uint8_t byte : {0x30, 0xf1, 0x10, 0xc4, 0xba, 0x7a, 0x42, 0x42, 0x4c, 0xe5, 0xa8, 0x30,
-                       0xf1, 0x59, 0x05, 0x3c, 0x61, 0xf2, 0x1c, 0xf7}) {
+  for (uint8_t byte : {0x30, 0xf1, 0x10, 0xc4, 0xba, 0x7a, 0x42, 0x42, 0x4c, 0xe5,
+                       0xa8, 0x30, 0xf1, 0x59, 0x05, 0x3c, 0x61, 0xf2, 0x1c, 0xf7}) {
     ids.u8(byte);
   }
   ids.zeros(4);
@@ -99,11 +100,12 @@ std::vector<std::byte> LbrRecording() {
   b.AddComm(42, 42, "spin", {.pid = 42, .tid = 42, .time = 1});
   b.AddMmap2(42, 42, 0x401000, 0x79000, 0x1000, name, {.pid = 42, .tid = 42, .time = 2});
   // leaf 0x4016c0, recurse 0x4016f0, main 0x4014f0, __libc_start_call_main 0x401a10.
-  const std::vector<BranchEntryIn> deep = {
-      {0x401700, 0x4016c0, 0}, {0x401705, 0x4016f0, 0}, {0x401705, 0x4016f0, 0},
-      {0x401530, 0x4016f0, 0}, {0x401a40, 0x4014f0, 0}};
-  const std::vector<BranchEntryIn> shallow = {{0x401530, 0x4016f0, 0},
-                                              {0x401a40, 0x4014f0, 0}};
+  const std::vector<BranchEntryIn> deep = {{0x401700, 0x4016c0, 0},
+                                           {0x401705, 0x4016f0, 0},
+                                           {0x401705, 0x4016f0, 0},
+                                           {0x401530, 0x4016f0, 0},
+                                           {0x401a40, 0x4014f0, 0}};
+  const std::vector<BranchEntryIn> shallow = {{0x401530, 0x4016f0, 0}, {0x401a40, 0x4014f0, 0}};
   uint64_t time = 10;
   for (int i = 0; i < 6; ++i) {
     b.AddSample({.ip = 0x4016d0 + i,

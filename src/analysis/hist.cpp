@@ -357,9 +357,10 @@ int Hists::branch_cmp(SortKey key, const Hists& hx, uint32_t x_id, const Hists& 
   // The bstack se_cmp functions of sort.c, cmp(left = x, right = y).
   const BranchInfo& x = hx.branches_[x_id];
   const BranchInfo& y = hy.branches_[y_id];
-  // _sort__dso_cmp(): null maps first, then strcmp(left, right) of the names.
+  // _sort__dso_cmp(map_l, map_r): "cmp_null(dso_r, dso_l)" without both, then
+  // strcmp(left, right) of the names.
   auto dso_cmp = [&](const BranchAddr& l, const BranchAddr& r) {
-    if (!l.dso || !r.dso) return cmp_null(l.dso, r.dso);
+    if (!l.dso || !r.dso) return cmp_null(r.dso, l.dso);
     return name_cmp(hx.dso_name(l.dso), hy.dso_name(r.dso));
   };
   // sort__sym_from_cmp(): addresses (right's minus left's) when neither has a symbol.
