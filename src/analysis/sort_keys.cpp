@@ -31,7 +31,7 @@ constexpr std::array<Dimension, 26> kCommon = {{
     {"local_weight", false, {}},
     {"weight", false, {}},
     {"transaction", false, {}},
-    {"trace", false, {}},
+    {"trace", true, SortKey::kTrace},
     {"symbol_size", false, {}},
     {"dso_size", false, {}},
     {"cgroup", false, {}},
@@ -97,6 +97,8 @@ std::string_view sort_key_header(SortKey k) {
       return "IPC   [IPC Coverage]";
     case SortKey::kSrcline:
       return "Source:Line";
+    case SortKey::kTrace:
+      return "Trace output";
   }
   return "";
 }

@@ -18,11 +18,12 @@ struct ReportOptions {
 
   // The histogram report (builtin-report.c options).
   std::string buildid_dir;                // the global --buildid-dir
-  bool mini_debuginfo = true;  // the global --no-minidebuginfo turns it off
+  bool mini_debuginfo = true;             // the global --no-minidebuginfo turns it off
   std::optional<bool> children;           // --children / --no-children; unset: perf's default
   std::string sort;                       // -s/--sort; empty: perf's default
   std::optional<float> percent_limit;     // --percent-limit
   bool show_nr_samples = false;           // -n
+  bool raw_trace = false;                 // --raw-trace: tracepoint fields unformatted
   std::string comms, dsos, symbols;       // -c/--comms, -d/--dsos, -S/--symbols
   std::optional<std::string> call_graph;  // -g/--call-graph; "" when given without a value
   bool no_call_graph = false;             // --no-call-graph
