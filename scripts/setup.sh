@@ -25,6 +25,8 @@ packages=(
   python3 gzip diffutils                   # the golden and conformance runners
   clang libclang-rt-14-dev llvm-14         # fuzz targets: libFuzzer, symbolized reports
   protobuf-compiler chromium chromium-driver  # viewer tests: protoc --decode, the flame graph page
+  python3-pybind11 python3-numpy python3-pandas python3-pytest  # the readperf Python package
+  python3-dask python3-distributed         # readperf.dask: fleets of recordings
 )
 # node and npm for the viewer tests (tests/viewers): Debian's, unless a node with npm is there.
 command -v npm >/dev/null || packages+=(nodejs npm)
