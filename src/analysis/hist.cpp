@@ -111,11 +111,12 @@ uint32_t Hists::dso_name_id(const Dso* dso) {
   return id;
 }
 
-Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, uint64_t ip,
+Hists::Key Hists::make_key(const HistSample& s, uint32_t comm, const HistFrame& f, uint64_t ip,
                            uint32_t dso_id) const {
+  const Thread* t = s.thread;
   // The words hist_entry__cmp() compares, one group per sort key: entries with equal words
-  // are the entries perf merges. Six words hold comm, pid, dso and symbol (duplicate keys are
-  // dropped; ipc_null compares as symbol does).
+  // are the entries perf merges: at most ten words (duplicate keys are dropped; ipc_null
+  // compares as symbol does).
   Key k;
   size_t n = 0;
   bool sym_done = false;
@@ -132,6 +133,15 @@ Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, u
         break;
       case SortKey::kSrcline:
         k.w[n++] = reinterpret_cast<uintptr_t>(f.srcline.data());
+        break;
+      case SortKey::kCpu:
+        k.w[n++] = s.cpu;
+        break;
+      case SortKey::kTime:
+        k.w[n++] = s.time;
+        break;
+      case SortKey::kSymbolSize:
+        k.w[n++] = f.chain.sym ? f.chain.sym->end - f.chain.sym->start : 0;
         break;
       case SortKey::kSymbol:
       case SortKey::kIpcNull:
@@ -160,7 +170,7 @@ void Hists::grow_table() {
   size_t mask = table_.size() - 1;
   for (uint32_t id : old) {
     if (id == kEmpty) continue;
-    size_t i = hash_words(keys_[id].w, 8) & mask;
+    size_t i = hash_words(keys_[id].w, Key::kWords) & mask;
     while (table_[i] != kEmpty) i = (i + 1) & mask;
     table_[i] = id;
   }
@@ -169,7 +179,7 @@ void Hists::grow_table() {
 uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f, uint64_t ip,
                         uint32_t comm, bool& created) {
   size_t mask = table_.size() - 1;
-  size_t i = hash_words(key.w, 8) & mask;
+  size_t i = hash_words(key.w, Key::kWords) & mask;
   for (;; i = (i + 1) & mask) {
     uint32_t id = table_[i];
     if (id == kEmpty) break;
@@ -188,6 +198,8 @@ uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f,
   e.ip = ip;
   e.level = f.level;
   e.srcline = f.srcline;
+  e.cpu = s.cpu;
+  e.time = s.time;
   e.filtered = s.filtered;
   if (config_.use_callchain) e.chain_root = tree_.new_root();
   keys_.push_back(key);
@@ -230,7 +242,7 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
   uint32_t comm = intern_comm(s.comm);
   // The sample's own entry (iter_add_single_normal_entry / _cumulative_entry).
   bool created;
-  Key key = make_key(comm, s.thread, s.self, s.self.addr, dso_name_id(s.self.chain.dso));
+  Key key = make_key(s, comm, s.self, s.self.addr, dso_name_id(s.self.chain.dso));
   uint32_t self_id = findnew(key, s, s.self, s.self.addr, comm, created);
   HistEntry& self = entries_[self_id];
   if (!self.filtered) ++nr_non_filtered_samples_;  // hists__inc_nr_samples()
@@ -279,7 +291,7 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
     if (f.level) level = f.level;
     at.level = level;
     if (config_.callchain_entries_user_level && f.chain.dso) at.level = '.';
-    Key k = make_key(comm, s.thread, at, f.chain.ip, dso_name_id(f.chain.dso));
+    Key k = make_key(s, comm, at, f.chain.ip, dso_name_id(f.chain.dso));
     uint32_t id = findnew(k, s, at, f.chain.ip, comm, created);
     HistEntry& e = entries_[id];
     if (!created && e.stamp == stamp_) continue;
@@ -314,6 +326,11 @@ bool Hists::collapse_before(const HistEntry& x, const HistEntry& y) const {
       case SortKey::kSrcline:
         // sort.c sort__srcline_cmp(): strcmp(right->srcline, left->srcline).
         c = name_cmp(y.srcline, x.srcline);
+        break;
+      case SortKey::kCpu:
+      case SortKey::kTime:
+      case SortKey::kSymbolSize:
+        c = sort_key_cmp(key, x, y);
         break;
       case SortKey::kDso:
         if (!x.dso || !y.dso) {
@@ -413,6 +430,17 @@ int Hists::sort_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) con
     case SortKey::kIpcNull:
       // No se_sort: sort__sym_cmp(), the collapse order.
       return collapse_before(a, b) ? 1 : collapse_before(b, a) ? -1 : 0;
+    case SortKey::kCpu:
+      // sort.c sort__cpu_cmp(): right->cpu - left->cpu, as an int.
+      return sign64(static_cast<int64_t>(static_cast<int32_t>(b.cpu - a.cpu)));
+    case SortKey::kTime:
+      return sign64(static_cast<int64_t>(b.time - a.time));
+    case SortKey::kSymbolSize: {
+      // sort.c _sort__sym_size_cmp(right, left): sizes compared, no symbol is size 0.
+      uint64_t sa = a.sym ? a.sym->end - a.sym->start : 0;
+      uint64_t sb = b.sym ? b.sym->end - b.sym->start : 0;
+      return sb < sa ? -1 : sb == sa ? 0 : 1;
+    }
   }
   return 0;
 }

@@ -39,6 +39,8 @@ struct HistConfig {
   // hists->symbol_filter_str (--symbol-filter): entries whose symbol name does not contain
   // it are filtered when the histogram is collapsed, i.e. when "comm" is a sort key.
   std::string symbol_filter;
+  uint64_t time_quantum = 100'000'000;  // symbol_conf.time_quantum (--time-quantum), ns
+  bool nanosecs = false;                // --ns: "time" entries print nanoseconds
   // perf 7.x labels every entry that a call-chain frame with a map creates as user-level
   // ("[.]", even for [kernel.kallsyms]) where perf 6.1 says "[k]". Set for recordings made by
   // perf 7 or later, whose users compare with that perf's report.
@@ -66,6 +68,8 @@ struct HistSample {
   uint64_t period = 0;
   uint8_t filtered = 0;  // HIST_FILTER bits from --comms/--dsos/--symbols
   uint8_t cpumode = 0;   // PERF_RECORD_MISC_CPUMODE: which of period_sys/us it counts in
+  uint32_t cpu = 0;      // sample->cpu (--sort cpu)
+  uint64_t time = 0;     // hist_time(sample->time): cut to the time quantum (--sort time)
 };
 
 struct HistEntry {
@@ -76,6 +80,8 @@ struct HistEntry {
   uint64_t ip = 0;  // he->ip: al->addr of the frame that made the entry
   char level = '.';
   std::string_view srcline;  // he->srcline
+  uint32_t cpu = 0;
+  uint64_t time = 0;
   uint8_t filtered = 0;
   uint64_t period = 0;      // self
   uint64_t nr_events = 0;   // self samples
@@ -134,10 +140,11 @@ class Hists {
 
  private:
   struct Key {
-    uint64_t w[8] = {};
+    static constexpr size_t kWords = 12;
+    uint64_t w[kWords] = {};
     bool operator==(const Key&) const = default;
   };
-  Key make_key(uint32_t comm, const Thread* t, const HistFrame& f, uint64_t ip,
+  Key make_key(const HistSample& s, uint32_t comm, const HistFrame& f, uint64_t ip,
                uint32_t dso_id) const;
   uint32_t intern_comm(std::string_view comm);
   uint32_t dso_name_id(const Dso* dso);

@@ -25,6 +25,9 @@ enum class SortKey : uint8_t {
   kIpcNull,
   // "srcline": sort.c sort_srcline, "file.c:123" from the DWARF line table (else "sym+off").
   kSrcline,
+  kCpu,         // "cpu": the sample's CPU, printed "%03d"
+  kTime,        // "time": the sample's time cut to --time-quantum (100 ms), "sec.usec"
+  kSymbolSize,  // "symbol_size": the symbol's size; entries of equal sizes merge, as in perf
 };
 
 // ui/hist.c's hpp columns (PERF_HPP__*): values of an entry, not keys that group samples.
