@@ -59,7 +59,8 @@ class ReportSink : public EventSink {
         resolver_(state_->resolver),
         builder_(state_->machine, pd.order()) {
     builder_.begin(pd.features());
-    resolver_.set_dwarf_unwind(unwinds_user_stacks(pd.features().arch));
+    resolver_.set_dwarf_unwind(unwinds_user_stacks(pd.features().arch),
+                               pd.features().arch.has_value());
   }
 
   ReportData take() {

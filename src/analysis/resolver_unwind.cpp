@@ -17,12 +17,34 @@ const DsoSymbols* Resolver::user_symbols(const Map& map) {
   return entry_for(map).user;
 }
 
+bool Resolver::unwinder_registered(Maps& maps) {
+  // unwind-libunwind.c unwind__prepare_access(), called for each map as it is inserted
+  // (thread__insert_map(), maps__clone()): without env->arch it registers the unwinder at
+  // once; with it, only when dso__type() can open the map's file (the build-id cache's copy,
+  // else the path under --symfs) and read an ELF header, else "return 0" and nothing is
+  // registered. A process whose binaries are all missing is never unwound: perf prints not
+  // even the sample's ip for the user part (unwind__get_entries() returns 0 without ops).
+  Maps::UnwindAccess& access = maps.unwind_access;
+  const std::vector<const Dso*>& dsos = maps.inserted_dsos();
+  while (!access.registered && access.dsos_checked < dsos.size()) {
+    const Dso* dso = dsos[access.dsos_checked++];
+    if (!options_.unwind_needs_readable_map) {
+      access.registered = true;
+    } else if (dso && dso->space == DsoSpace::kUser) {
+      const DsoSymbols& ds = symbols_.dso(dso->long_name, BuildId::from_bytes(dso->build_id));
+      access.registered = !ds.runtime_path.empty() && cfi_.get(ds.runtime_path) != nullptr;
+    }
+  }
+  return access.registered;
+}
+
 void Resolver::unwind_user(const Thread& t, const Sample& s) {
   // thread__resolve_callchain_unwind(): only with both PERF_SAMPLE_REGS_USER and
   // PERF_SAMPLE_STACK_USER, and something captured in both.
   constexpr uint64_t kNeeded = kSampleRegsUser | kSampleStackUser;
   if ((s.sample_type & kNeeded) != kNeeded) return;
   if (s.user_regs.regs.empty() || s.user_stack_size == 0) return;
+  if (!t.maps || !unwinder_registered(*t.maps)) return;
 
   // access_reg(): the sample's registers by their perf index (perf_reg_value()).
   UnwindRegs regs;

@@ -114,7 +114,8 @@ class CollapsedSink : public EventSink {
           machine_, *symbols_,
           ResolverOptions{.callchain = true,
                           .max_stack = cfg_.max_stack,
-                          .dwarf_unwind = unwinds_user_stacks(pd_.features().arch)});
+                          .dwarf_unwind = unwinds_user_stacks(pd_.features().arch),
+                          .unwind_needs_readable_map = pd_.features().arch.has_value()});
     }
     return *resolver_;
   }

@@ -54,7 +54,10 @@ Resolver& SampleStreamSink::resolver() {
     if (pd_.features().os_release) sc.recorded_os_release = *pd_.features().os_release;
     symbols_ = std::make_unique<SymbolCache>(std::move(sc));
     resolver_ = std::make_unique<Resolver>(
-        machine_, *symbols_, ResolverOptions{.callchain = true, .max_stack = max_stack_});
+        machine_, *symbols_,
+        ResolverOptions{.callchain = true,
+                        .max_stack = max_stack_,
+                        .unwind_needs_readable_map = pd_.features().arch.has_value()});
   }
   return *resolver_;
 }

@@ -404,7 +404,8 @@ class ScriptSink : public EventSink {
           machine_, *symbols_,
           ResolverOptions{.callchain = !cfg_.hide_call_graph,
                           .max_stack = cfg_.max_stack,
-                          .dwarf_unwind = unwinds_user_stacks(pd_.features().arch)});
+                          .dwarf_unwind = unwinds_user_stacks(pd_.features().arch),
+                          .unwind_needs_readable_map = pd_.features().arch.has_value()});
     }
     return *resolver_;
   }

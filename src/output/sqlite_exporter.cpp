@@ -158,7 +158,9 @@ class SqliteSink : public EventSink {
       symbol_cache_ = std::make_unique<SymbolCache>(std::move(sc));
       resolver_ = std::make_unique<Resolver>(
           machine_, *symbol_cache_,
-          ResolverOptions{.callchain = cfg_.callchains, .max_stack = cfg_.max_stack});
+          ResolverOptions{.callchain = cfg_.callchains,
+                          .max_stack = cfg_.max_stack,
+                          .unwind_needs_readable_map = pd_.features().arch.has_value()});
     }
     return *resolver_;
   }

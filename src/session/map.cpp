@@ -33,9 +33,13 @@ void Maps::insert_fixup(const Map& m) {
     }
   }
   by_start_[m.start] = m;
+  inserted_dsos_.push_back(m.dso);
 }
 
-void Maps::insert(const Map& m) { by_start_[m.start] = m; }
+void Maps::insert(const Map& m) {
+  by_start_[m.start] = m;
+  inserted_dsos_.push_back(m.dso);
+}
 
 void Maps::remove(uint64_t start) { by_start_.erase(start); }
 

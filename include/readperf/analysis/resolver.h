@@ -123,6 +123,10 @@ struct ResolverOptions {
   // callchain_param.order == ORDER_CALLER: unwound frames are resolved root first, as perf
   // resolves them (the result stays leaf first).
   bool caller_order = false;
+  // unwind__prepare_access(): with the ARCH feature recorded, perf unwinds a process's stacks
+  // only once one of its maps had a file it could read as ELF (dso__type()); without it
+  // (perf's env->arch NULL), from its first map on.
+  bool unwind_needs_readable_map = true;
 };
 
 // unwind-libunwind.c unwind__prepare_access(): perf 6.1 as Debian builds it unwinds x86_64
@@ -196,7 +200,10 @@ class Resolver {
   const Machine& machine() const { return machine_; }
   SymbolCache& symbols() { return symbols_; }
   const ResolverOptions& options() const { return options_; }
-  void set_dwarf_unwind(bool on) { options_.dwarf_unwind = on; }
+  void set_dwarf_unwind(bool on, bool needs_readable_map = true) {
+    options_.dwarf_unwind = on;
+    options_.unwind_needs_readable_map = needs_readable_map;
+  }
 
  private:
   struct DsoEntry {
@@ -213,6 +220,9 @@ class Resolver {
   // address appended with its inline frames (machine.c unwind_entry()).
   void unwind_user(const Thread& t, const Sample& s);
   const DsoSymbols* user_symbols(const Map& map);
+  // Whether perf would have registered its unwinder for these maps by now
+  // (Maps::unwind_access, filled in on the way).
+  bool unwinder_registered(Maps& maps);
 
   Machine& machine_;
   SymbolCache& symbols_;

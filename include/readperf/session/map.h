@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <vector>
 
 #include "readperf/session/dso.h"
 
@@ -42,9 +43,23 @@ class Maps {
   bool empty() const { return by_start_.empty(); }
   size_t size() const { return by_start_.size(); }
   const std::map<uint64_t, Map>& entries() const { return by_start_; }
+  // The Dso of every map inserted so far, in insertion order (repeats kept): the maps perf's
+  // unwind__prepare_access() was shown, one by one, as they came in (unwind-libunwind.c).
+  const std::vector<const Dso*>& inserted_dsos() const { return inserted_dsos_; }
+
+  // perf's maps->unwind_libunwind_ops: set for good at the first inserted map whose file
+  // perf can open and read as ELF (dso__type() known). Without it perf unwinds nothing from
+  // the user stack copies of these maps' samples. Kept here, where perf keeps it; the
+  // analysis layer fills it in (it knows which files are there).
+  struct UnwindAccess {
+    size_t dsos_checked = 0;  // inserted_dsos() already looked at
+    bool registered = false;
+  };
+  UnwindAccess unwind_access;
 
  private:
   std::map<uint64_t, Map> by_start_;
+  std::vector<const Dso*> inserted_dsos_;
 };
 
 }  // namespace readperf
