@@ -299,8 +299,9 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
   if (plan) plan->insert(plan->end(), leaves_.begin(), leaves_.end());
 }
 
-bool Hists::collapse_before(const HistEntry& x, const HistEntry& y) const {
-  // rb-tree order of hists__collapse_insert_entry(): x comes first when cmp(x, y) > 0.
+int Hists::collapse_cmp(const HistEntry& x, const HistEntry& y) const {
+  // hist_entry__cmp(x, y) (and hist_entry__collapse(), the same for these keys): positive
+  // when x sorts before y.
   for (SortKey key : config_.sort.keys) {
     int c = 0;
     switch (key) {
@@ -350,9 +351,9 @@ bool Hists::collapse_before(const HistEntry& x, const HistEntry& y) const {
         }
         break;
     }
-    if (c) return c > 0;
+    if (c) return c;
   }
-  return false;
+  return 0;
 }
 
 int Hists::output_cmp(const HistEntry& a, const HistEntry& b) const {
@@ -412,7 +413,7 @@ int Hists::sort_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) con
       return name_cmp(b.sym->name, a.sym->name);
     case SortKey::kIpcNull:
       // No se_sort: sort__sym_cmp(), the collapse order.
-      return collapse_before(a, b) ? 1 : collapse_before(b, a) ? -1 : 0;
+      return collapse_cmp(a, b);
   }
   return 0;
 }
@@ -434,11 +435,25 @@ void Hists::finish() {
   }
   order_.resize(entries_.size());
   for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
-  // The collapsed rb-tree's order, then perf's output tree replayed: each entry of the
-  // collapsed tree goes left of the entries it sorts before, right otherwise.
-  std::stable_sort(order_.begin(), order_.end(), [this](uint32_t a, uint32_t b) {
-    return collapse_before(entries_[a], entries_[b]);
-  });
+  // hist.c hists__findnew_entry(): each entry went into hists->entries_in when it first came,
+  // down the tree by hist_entry__cmp(iter, new) ("if (cmp < 0) p = &(*p)->rb_left"); then
+  // hists__collapse_resort() walked that tree in order into hists->entries_collapsed the same
+  // way, when a sort key has se_collapse (only comm's, sort.c). The comparison is no order
+  // (sort__sym_cmp() subtracts ips as (int64_t)(right - left), which wraps for addresses
+  // 2^63 or more apart), so the trees are replayed, not sorted: the order of unresolved
+  // garbage addresses is then perf's.
+  auto replay_tree = [this](const std::vector<uint32_t>& in) {
+    RbOrder tree;
+    for (uint32_t id : in) {
+      tree.insert(id,
+                  [&](uint32_t other) { return collapse_cmp(entries_[other], entries_[id]) < 0; });
+    }
+    return tree.in_order();
+  };
+  order_ = replay_tree(order_);
+  if (config_.sort.has(SortKey::kComm)) order_ = replay_tree(order_);
+  // Then perf's output tree replayed: each entry of the collapsed tree goes left of the
+  // entries it sorts before, right otherwise.
   RbOrder out;
   for (uint32_t id : order_) {
     out.insert(id, [&](uint32_t other) { return output_cmp(entries_[id], entries_[other]) > 0; });

@@ -144,8 +144,9 @@ class Hists {
   uint32_t findnew(const Key& key, const HistSample& s, const HistFrame& f, uint64_t ip,
                    uint32_t comm, bool& created);
   void grow_table();
-  // hist_entry__cmp() order (collapse) and hist_entry__sort() order (output).
-  bool collapse_before(const HistEntry& x, const HistEntry& y) const;
+  // hist_entry__cmp() (entries_in and collapse trees) and hist_entry__sort() (output): the
+  // sign of perf's comparison, positive when the first goes first.
+  int collapse_cmp(const HistEntry& x, const HistEntry& y) const;
   int output_cmp(const HistEntry& a, const HistEntry& b) const;
   int sort_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) const;
 
