@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <string>
 
@@ -14,6 +16,7 @@
 #include "readperf/symbols/elf_symbols.h"
 #include "readperf/symbols/kallsyms.h"
 #include "readperf/symbols/perf_map.h"
+#include "readperf/symbols/rb_tree.h"
 #include "readperf/symbols/symbol_cache.h"
 #include "readperf/symbols/symbol_table.h"
 #include "test_util.h"
@@ -189,7 +192,10 @@ TEST(MiniDebugInfoTest, CorruptSectionKeepsTheDynsym) {
   const fs::path demo = fs::path(__FILE__).parent_path() / "data" / "minidebuginfo_demo";
   std::ifstream in(demo, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const size_t xz = bytes.find(std::string("\xfd" "7zXZ", 5));
+  const size_t xz =
+      bytes.find(std::string("\xfd"
+                             "7zXZ",
+                             5));
   ASSERT_NE(xz, std::string::npos);
   for (size_t i = xz + 24; i < xz + 64 && i < bytes.size(); ++i) bytes[i] ^= 0x5a;
   testing::TempDir dir;
@@ -245,6 +251,120 @@ TEST(ElfSymbolsTest, DataSymbolsMoveToFileOffsetsAndDuplicatesResolve) {
   s = t->find(0x3068);
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->name, "__data_start");
+}
+
+// Issue #16: libhot.so of the golden case plt-sec calls through .plt.sec, where perf 6.1 names
+// no "@plt" symbol. `_init` (size 0, in .init) is stretched to the next symbol, over .plt and
+// .plt.sec, but perf's walk down its rb-tree goes right at the @plt symbols added after the
+// fix-up and never meets `_init`: perf prints [unknown] there (the case's expected script).
+TEST(ElfSymbolsTest, OverlapsResolveAsPerfsTreeWalk) {
+  const std::string lib =
+      std::string(READPERF_GOLDEN_DIR) + "/plt-sec/root/tmp/readperf-plt/libhot.so";
+  Result<SymbolTable> t = load_elf_symbols(lib);
+  ASSERT_TRUE(t) << t.error().message();
+  const Symbol* init = t->find(0x1000);
+  ASSERT_NE(init, nullptr);
+  EXPECT_EQ(init->name, "_init");
+  EXPECT_EQ(init->end, 0x1080u);  // deregister_tm_clones: _init holds 0x1060 on paper
+  EXPECT_EQ(t->find(0x1060), nullptr);
+  EXPECT_EQ(t->find(0x1070), nullptr);
+  const Symbol* plt = t->find(0x1034);
+  ASSERT_NE(plt, nullptr);
+  EXPECT_EQ(plt->name, "other_more@plt");
+  const Symbol* hot = t->find(0x1160);
+  ASSERT_NE(hot, nullptr);
+  EXPECT_EQ(hot->name, "hot_loop");
+}
+
+// The same symbols without perf's tree: the closest symbol below that holds the address.
+TEST(SymbolTableTest, UntrackedOverlapsTakeTheClosestHolder) {
+  SymbolTableBuilder b;
+  b.add(0x1000, 0, kBindLocal, kTypeFunc, "_init");
+  b.add(0x1080, 0x10, kBindLocal, kTypeFunc, "next");
+  b.fixup_end(false);
+  b.fixup_duplicate();
+  b.add(0x1030, 0x10, kBindGlobal, kTypeFunc, "a@plt");
+  SymbolTable t = std::move(b).finish();
+  ASSERT_NE(t.find(0x1060), nullptr);
+  EXPECT_EQ(t.find(0x1060)->name, "_init");
+  EXPECT_EQ(t.find(0x1034)->name, "a@plt");
+}
+
+// perf's tree with two overlapping symbols: the walk from the root meets the outer one first
+// when it is the root, the inner one's range being inside it.
+TEST(SymbolTableTest, TrackedTreeWalkMeetsTheRootFirst) {
+  SymbolTableBuilder b;
+  b.track_tree();
+  b.add(0x1000, 0x100, kBindGlobal, kTypeFunc, "outer");  // the root
+  b.add(0x1040, 0x10, kBindGlobal, kTypeFunc, "inner");   // its right child
+  SymbolTable t = std::move(b).finish();
+  EXPECT_EQ(t.find(0x1044)->name, "outer");
+  EXPECT_EQ(t.find(0x10f0)->name, "outer");
+  // Three: the second insertion rotates `mid` up to the root; `outer` is its left child, so
+  // an address past `mid` never meets `outer`.
+  SymbolTableBuilder c;
+  c.track_tree();
+  c.add(0x1000, 0x100, kBindGlobal, kTypeFunc, "outer");
+  c.add(0x1040, 0x10, kBindGlobal, kTypeFunc, "mid");
+  c.add(0x1060, 0x10, kBindGlobal, kTypeFunc, "last");
+  SymbolTable u = std::move(c).finish();
+  EXPECT_EQ(u.find(0x1044)->name, "mid");
+  EXPECT_EQ(u.find(0x1064)->name, "last");
+  EXPECT_EQ(u.find(0x1050), nullptr);
+  EXPECT_EQ(u.find(0x1020)->name, "outer");
+}
+
+// rb_erase() and rb_insert_fixup() keep a red-black tree: ordered, no red node with a red
+// child, the same number of black nodes on every path, parents consistent.
+TEST(RbTreeTest, InsertAndEraseKeepTheInvariants) {
+  constexpr uint32_t kNil = kRbNil;
+  std::vector<RbNode> nodes;
+  std::vector<uint32_t> key;  // by node
+  RbNodeLinks links{nodes};
+  uint32_t root = kNil;
+  std::vector<uint32_t> live;
+  uint32_t state = 12345;
+  auto next = [&] { return state = state * 1103515245u + 12345u; };
+  // Black height of the subtree, -1 when broken.
+  std::function<int(uint32_t, uint32_t)> check = [&](uint32_t at, uint32_t parent) -> int {
+    if (at == kNil) return 1;
+    const RbNode& n = nodes[at];
+    if (n.parent != parent) return -1;
+    if (n.red && ((n.left != kNil && nodes[n.left].red) || (n.right != kNil && nodes[n.right].red)))
+      return -1;
+    if (n.left != kNil && key[n.left] > key[at]) return -1;
+    if (n.right != kNil && key[n.right] < key[at]) return -1;
+    int l = check(n.left, at), r = check(n.right, at);
+    if (l < 0 || l != r) return -1;
+    return l + (n.red ? 0 : 1);
+  };
+  for (int step = 0; step < 3000; ++step) {
+    if (live.empty() || next() % 3 != 0) {
+      uint32_t id = static_cast<uint32_t>(nodes.size());
+      nodes.emplace_back();
+      key.push_back(next() % 1000);
+      rb_insert(links, root, id, kNil, [&](uint32_t at) { return key[id] < key[at]; });
+      live.push_back(id);
+    } else {
+      size_t pick = next() % live.size();
+      rb_erase(links, root, live[pick], kNil);
+      live.erase(live.begin() + static_cast<std::ptrdiff_t>(pick));
+    }
+    ASSERT_TRUE(root == kNil || !nodes[root].red) << "step " << step;
+    ASSERT_GT(check(root, kNil), 0) << "step " << step;
+  }
+  // In-order: every live key, sorted.
+  std::vector<uint32_t> keys, want;
+  std::function<void(uint32_t)> walk = [&](uint32_t at) {
+    if (at == kNil) return;
+    walk(nodes[at].left);
+    keys.push_back(key[at]);
+    walk(nodes[at].right);
+  };
+  walk(root);
+  for (uint32_t id : live) want.push_back(key[id]);
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(keys, want);
 }
 
 TEST(ElfSymbolsTest, NotElfIsAnError) {

@@ -14,7 +14,7 @@ std::vector<uint32_t> RbOrder::in_order() const {
     }
     at = stack.back();
     stack.pop_back();
-    out.push_back(nodes_[at].item);
+    out.push_back(items_[at]);
     at = nodes_[at].right;
   }
   return out;

@@ -58,10 +58,10 @@ std::vector<GElf_Phdr> load_segments(Elf* elf) {
 class ElfSymbolLoader {
  public:
   ElfSymbolLoader(const ElfFile& syms, const ElfFile& runtime, const ElfLoadOptions& options)
-      : syms_(syms),
-        runtime_(runtime),
-        options_(options),
-        segments_(load_segments(runtime.elf())) {}
+      : syms_(syms), runtime_(runtime), options_(options), segments_(load_segments(runtime.elf())) {
+    // perf's dso->symbols rb-tree decides lookups among overlapping symbols.
+    builder_.track_tree();
+  }
 
   // One dso__load_sym_internal() pass over .symtab or .dynsym: the number of symbols added,
   // or an error (perf then keeps what it added but skips the fix-ups and the PLT).

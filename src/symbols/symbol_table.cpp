@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "readperf/symbols/rb_tree.h"
+
 namespace readperf {
 
 namespace {
@@ -17,6 +19,21 @@ uint64_t page_roundup(uint64_t v) { return (v + 4095) & ~uint64_t{4095}; }
 }  // namespace
 
 const Symbol* SymbolTable::find(uint64_t addr) const {
+  if (!tree_left_.empty()) {
+    // symbol.c symbols__find(): left below a symbol's start, right past its end (its start
+    // being its end only for a zero-size symbol), else that symbol.
+    for (uint32_t at = tree_root_; at != ~0u;) {
+      const Symbol& s = symbols_[at];
+      if (addr < s.start) {
+        at = tree_left_[at];
+      } else if (addr > s.end || (addr == s.end && addr != s.start)) {
+        at = tree_right_[at];
+      } else {
+        return &s;
+      }
+    }
+    return nullptr;
+  }
   auto it = std::upper_bound(symbols_.begin(), symbols_.end(), addr,
                              [](uint64_t a, const Symbol& s) { return a < s.start; });
   if (it == symbols_.begin()) return nullptr;
@@ -48,6 +65,12 @@ void SymbolTableBuilder::add(uint64_t start, uint64_t size, uint8_t binding, uin
   p.name_len = static_cast<uint32_t>(name.size());
   p.binding = binding;
   p.type = type;
+  p.seq = static_cast<uint32_t>(starts_.size());
+  if (track_tree_) {
+    // symbol.c __symbols__insert(): a new symbol goes right of those starting where it does.
+    tree_ops_.push_back(p.seq);
+    starts_.push_back(start);
+  }
   names_.insert(names_.end(), name.begin(), name.end());
   pending_.push_back(p);
 }
@@ -103,7 +126,13 @@ void SymbolTableBuilder::fixup_duplicate() {
   out.reserve(pending_.size());
   for (const Pending& p : pending_) {
     if (!out.empty() && out.back().start == p.start) {
-      if (!a_wins(out.back(), p)) out.back() = p;
+      // The loser leaves perf's tree (rb_erase_cached()), in this order.
+      if (!a_wins(out.back(), p)) {
+        if (track_tree_) tree_ops_.push_back(out.back().seq | kErased);
+        out.back() = p;
+      } else if (track_tree_) {
+        tree_ops_.push_back(p.seq | kErased);
+      }
       continue;
     }
     out.push_back(p);
@@ -136,8 +165,43 @@ SymbolTable SymbolTableBuilder::finish() && {
     max_end = std::max(max_end, std::max(p.end, p.start + 1));
     t.max_end_.push_back(max_end);
   }
+  if (track_tree_) build_tree(t);
   pending_.clear();
   return t;
+}
+
+void SymbolTableBuilder::build_tree(SymbolTable& t) const {
+  // Without overlaps every walk ends at the one symbol holding the address (or none): the
+  // binary search is the same, and faster.
+  bool overlap = false;
+  for (size_t i = 1; i < t.symbols_.size() && !overlap; ++i) {
+    overlap = t.max_end_[i - 1] > t.symbols_[i].start;
+  }
+  if (!overlap) return;
+  // Replay perf's insertions and erasures over every symbol ever added (by seq), then keep
+  // the links of those finish() kept.
+  constexpr uint32_t kNil = kRbNil;
+  std::vector<RbNode> nodes(starts_.size());
+  RbNodeLinks links{nodes};
+  uint32_t root = kNil;
+  for (uint32_t op : tree_ops_) {
+    const uint32_t seq = op & ~kErased;
+    if (op & kErased) {
+      rb_erase(links, root, seq, kNil);
+    } else {
+      rb_insert(links, root, seq, kNil, [&](uint32_t at) { return starts_[seq] < starts_[at]; });
+    }
+  }
+  std::vector<uint32_t> index_of(starts_.size(), kNil);
+  for (size_t i = 0; i < pending_.size(); ++i) index_of[pending_[i].seq] = static_cast<uint32_t>(i);
+  auto index = [&](uint32_t seq) { return seq == kNil ? kNil : index_of[seq]; };
+  t.tree_left_.resize(pending_.size());
+  t.tree_right_.resize(pending_.size());
+  for (size_t i = 0; i < pending_.size(); ++i) {
+    t.tree_left_[i] = index(nodes[pending_[i].seq].left);
+    t.tree_right_[i] = index(nodes[pending_[i].seq].right);
+  }
+  t.tree_root_ = index(root);
 }
 
 }  // namespace readperf

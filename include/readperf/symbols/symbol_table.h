@@ -55,7 +55,9 @@ class SymbolTable {
   SymbolTable& operator=(const SymbolTable&) = delete;
 
   // The symbol holding `addr`, or null (dso__find_symbol). Where symbols overlap, the one
-  // starting closest below `addr` that holds it.
+  // starting closest below `addr` that holds it; in a table built with perf's tree
+  // (SymbolTableBuilder::track_tree()), the one perf's walk down its rb-tree meets first, which
+  // may be none (symbols__find()).
   const Symbol* find(uint64_t addr) const;
   // The symbol with this exact name (first in address order), or null. Linear: for tests and
   // one-off look-ups such as the kernel's "_text".
@@ -70,6 +72,10 @@ class SymbolTable {
   std::vector<Symbol> symbols_;    // sorted by start
   std::vector<uint64_t> max_end_;  // max_end_[i] = max(end of symbols_[0..i]), for overlaps
   std::vector<char> names_;        // every name, back to back; Symbol::name points here
+  // perf's rb-tree of these symbols (indices into symbols_), kept only when symbols overlap:
+  // otherwise any walk finds the one symbol holding an address.
+  std::vector<uint32_t> tree_left_, tree_right_;
+  uint32_t tree_root_ = ~0u;
 };
 
 // Collects symbols and applies perf's fix-ups. Symbols keep the order they were added among
@@ -79,6 +85,12 @@ class SymbolTableBuilder {
  public:
   void add(uint64_t start, uint64_t size, uint8_t binding, uint8_t type, std::string_view name);
   size_t size() const { return pending_.size(); }
+  // Keeps the history of perf's rb-tree (every add() an insertion, every fixup_duplicate()
+  // loser an erasure) so that finish() can rebuild its shape where symbols overlap: perf finds
+  // a symbol by walking that tree, and among overlapping symbols the walk decides (symbols
+  // stretched by fixup_end() and the "@plt" ones added after it). For loaders that add every
+  // symbol in perf's order and edit none through pending().
+  void track_tree() { track_tree_ = true; }
 
   // symbol.c symbols__fixup_end(): a zero-size symbol ends where the next one starts; with
   // `is_kallsyms`, one followed by a symbol on the other side of the kernel/module boundary (a
@@ -106,6 +118,7 @@ class SymbolTableBuilder {
     uint32_t name_len;
     uint8_t binding;
     uint8_t type;
+    uint32_t seq;  // the add() it came from, in order
   };
   // For loaders that split or filter the symbols before finishing (kallsyms modules).
   std::vector<Pending>& pending() { return pending_; }
@@ -115,9 +128,16 @@ class SymbolTableBuilder {
 
  private:
   void sort();
+  void build_tree(SymbolTable& t) const;
   std::vector<Pending> pending_;
   std::vector<char> names_;
   bool sorted_ = true;
+  bool track_tree_ = false;
+  // With track_tree(): the start of every symbol by seq, and perf's tree operations in order,
+  // a seq each, kErased set for an erasure.
+  static constexpr uint32_t kErased = 1u << 31;
+  std::vector<uint64_t> starts_;
+  std::vector<uint32_t> tree_ops_;
 };
 
 }  // namespace readperf
