@@ -455,9 +455,6 @@ TEST_F(RepeatCacheTest, FindsWhatWasInserted) {
   EXPECT_TRUE(c.find(RepeatCache::hash(k1), k1).empty());
 }
 
-}  // namespace
-}  // namespace readperf
-
 // Issue #16: samples at garbage user addresses (no map, no symbol) of equal period tie in
 // every sort key but sort__sym_cmp(), which compares their ips as (int64_t)(right - left):
 // that wraps for addresses 2^63 or more apart, so the "order" is no order and perf prints
@@ -471,8 +468,9 @@ TEST(ReportSortTiesTest, UnresolvedAddressesInPerfsTreeOrder) {
       0x0000000000001000, 0xf000000000000000, 0x7fffffffffff0000, 0xc8e3726b5cc40000,
       0x391b72d93cc40000, 0x4000000000000000,
   };
-  testing::PerfDataBuilder b;
-  b.AddAttr(testing::SampleAttr(kSampleIp | kSampleTid | kSampleTime | kSamplePeriod), {});
+  readperf::testing::PerfDataBuilder b;
+  b.AddAttr(readperf::testing::SampleAttr(kSampleIp | kSampleTid | kSampleTime | kSamplePeriod),
+            {});
   b.AddComm(7, 7, "garbage", {.pid = 7, .tid = 7, .time = 1});
   uint64_t time = 10;
   for (uint64_t ip : ips)
@@ -502,3 +500,6 @@ TEST(ReportSortTiesTest, UnresolvedAddressesInPerfsTreeOrder) {
     EXPECT_EQ(order, perf_order);
   }
 }
+
+}  // namespace
+}  // namespace readperf
