@@ -2,10 +2,15 @@
 // back, decompressed, compressed) and read again give the same kernel records, decoded field
 // by field. What perf prints for the swapped copies is checked by golden/run-swapped.
 #include <gtest/gtest.h>
+#include <zstd.h>
 
+#include <cstring>
 #include <fstream>
 #include <iterator>
 
+#include "byte_writer.h"
+#include "perf_data_builder.h"
+#include "readperf/format/perf_abi.h"
 #include "readperf/reader/feature_swap.h"
 #include "readperf/reader/record_swap.h"
 #include "readperf/writer/converter.h"
@@ -85,6 +90,79 @@ TEST(WriterTest, PipesAndDirectoriesBecomeFiles) {
   ASSERT_TRUE(Convert(kGolden + "/threads-dir/perf.data", tmp.file("dir"), o));
   ReadResult want = ReadPath(kGolden + "/threads-dir/perf.data");
   ReadResult got = ReadPath(tmp.file("dir"));
+  ASSERT_TRUE(got.ok) << got.error;
+  EXPECT_EQ(want.sink.kernel, got.sink.kernel);
+}
+
+// The COMPRESSED records of a file, in file order (perf reads them as one zstd stream).
+std::vector<std::vector<std::byte>> CompressedPayloads(const std::string& path) {
+  std::vector<char> f = Slurp(path);
+  auto u64 = [&](size_t at) {
+    uint64_t v = 0;
+    std::memcpy(&v, f.data() + at, 8);
+    return v;
+  };
+  std::vector<std::vector<std::byte>> out;
+  const uint64_t begin = u64(40), end = begin + u64(48);  // the data section
+  for (uint64_t at = begin; at + 8 <= end && at + 8 <= f.size();) {
+    uint32_t type;
+    uint16_t size;
+    std::memcpy(&type, f.data() + at, 4);
+    std::memcpy(&size, f.data() + at + 6, 2);
+    if (size < 8 || at + size > f.size()) break;
+    if (type == kRecordCompressed) {
+      const auto* p = reinterpret_cast<const std::byte*>(f.data() + at + 8);
+      out.emplace_back(p, p + size - 8);
+    }
+    at += size;
+  }
+  return out;
+}
+
+// Issue #16: a `perf record -z --threads` directory holds one zstd stream per data file.
+// Merged into one file they must make one stream, or perf fails on them ("failed to
+// decompress ... Data corruption detected"): readperf compresses them again.
+TEST(WriterTest, CompressedDirectoryBecomesOneStream) {
+  PerfDataBuilder b;
+  b.AddAttr(SampleAttr(kSampleIp | kSampleTid | kSampleTime | kSampleCpu), {11});
+  ByteWriter comp(ByteOrder::kNative);
+  comp.u32(1).u32(1).u32(1).u32(4).u32(256 * 1024);  // version, zstd, level 1, ratio, mmap_len
+  b.AddFeature(kFeatCompressed, comp.take());
+  b.AddComm(7, 7, "main", {.pid = 7, .tid = 7, .time = 0});
+  b.AddFinishedRound();
+  for (int file = 0; file < 2; ++file) {
+    b.InDataFile(file).BeginCompressed();
+    for (uint64_t i = 0; i < 300; ++i) {
+      b.AddSample({.ip = 0x1000u + i % 50,
+                   .pid = 7,
+                   .tid = 7u + file,
+                   .time = 1000 + i * 3 + file,
+                   .cpu = uint32_t(file)});
+    }
+    b.EndCompressed(/*piece=*/1500);
+  }
+  TempDir tmp;
+  b.WriteDirectory(tmp.file("in.data"));
+  ASSERT_TRUE(Convert(tmp.file("in.data"), tmp.file("out.data"), ConvertOptions{}));
+  std::vector<std::vector<std::byte>> payloads = CompressedPayloads(tmp.file("out.data"));
+  ASSERT_GT(payloads.size(), 1u);
+  ZSTD_DStream* ds = ZSTD_createDStream();
+  ZSTD_initDStream(ds);
+  std::vector<std::byte> buf(1 << 16);
+  size_t records = 0;
+  for (const std::vector<std::byte>& p : payloads) {
+    ZSTD_inBuffer in{p.data(), p.size(), 0};
+    while (in.pos < in.size) {
+      ZSTD_outBuffer out{buf.data(), buf.size(), 0};
+      size_t rc = ZSTD_decompressStream(ds, &out, &in);
+      ASSERT_FALSE(ZSTD_isError(rc)) << ZSTD_getErrorName(rc);
+      records += out.pos;
+    }
+  }
+  ZSTD_freeDStream(ds);
+  EXPECT_GT(records, 0u);
+  ReadResult want = ReadPath(tmp.file("in.data"));
+  ReadResult got = ReadPath(tmp.file("out.data"));
   ASSERT_TRUE(got.ok) << got.error;
   EXPECT_EQ(want.sink.kernel, got.sink.kernel);
 }

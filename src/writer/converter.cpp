@@ -96,7 +96,16 @@ std::optional<std::vector<std::byte>> compressed_feature(const PerfData& in,
 }  // namespace writer_detail
 
 Result<ConvertStats> convert(PerfData& in, const std::string& out_path,
-                             const ConvertOptions& options) {
+                             const ConvertOptions& requested) {
+  ConvertOptions options = requested;
+  // A `perf record -z --threads` directory: each data file is a zstd stream of its own (one
+  // compressor per writing thread). Copied into one file or pipe, their COMPRESSED records
+  // would be read as one stream, which perf cannot decompress ("Data corruption detected"):
+  // compress them again, as one stream, at the recorded level.
+  if (in.kind() == ContainerKind::kDirectory && !options.decompress && !options.compress_level &&
+      in.features().compressed) {
+    options.compress_level = std::max<int>(1, static_cast<int>(in.features().compressed->level));
+  }
   if (options.to_pipe || out_path == "-")
     return writer_detail::convert_to_pipe(in, out_path, options);
   WriterOptions wo;
