@@ -362,7 +362,9 @@ void prefetch_from_debuginfod(const std::vector<DsoRef>& refs, const SymbolConfi
 }
 
 std::vector<std::string> SymbolConfig::build_id_roots() const {
-  std::vector<std::string> roots{buildid_dir};
+  // symbol.c symbol__config_symfs(): "skip the locally configured cache if a symfs is given,
+  // and config buildid dir to symfs/.debug", whatever --buildid-dir said.
+  std::vector<std::string> roots{symfs.empty() ? buildid_dir : symfs + "/.debug"};
   for (const std::string& archive : archives) {
     std::string root = mount_symbol_archive(archive);
     if (!root.empty()) roots.push_back(std::move(root));
