@@ -43,16 +43,19 @@ std::string describe(const Symbol* s, uint64_t addr) {
 class BuildIdCacheTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    fs::path copy = fs::path(dir_.path()) / "opt/corpus/workload" / kWorkloadId;
+    // Nothing of the machine running the test may count: an empty --symfs, whose .debug is
+    // the build-id cache (perf's symbol__config_symfs()).
+    const fs::path symfs = fs::path(dir_.path()) / "symfs";
+    const fs::path cache = symfs / ".debug";
+    fs::path copy = cache / "opt/corpus/workload" / kWorkloadId;
     fs::create_directories(copy);
     fs::copy_file(workload_elf(), copy / "elf");
-    link_ = fs::path(dir_.path()) / ".build-id" / std::string(kWorkloadId, 2);
+    link_ = cache / ".build-id" / std::string(kWorkloadId, 2);
     fs::create_directories(link_);
     link_ /= std::string(kWorkloadId + 2);
     target_ = std::string("../../opt/corpus/workload/") + kWorkloadId;
-    config_.buildid_dir = dir_.path();
-    // Nothing of the machine running the test may count.
-    config_.symfs = (fs::path(dir_.path()) / "no-symfs").string();
+    config_.buildid_dir = cache.string();
+    config_.symfs = symfs.string();
   }
   DsoRef workload_ref() const {
     return DsoRef{kWorkloadPath, BuildId::from_hex(kWorkloadId), DsoKind::kUser};
