@@ -5,6 +5,7 @@
 
 #include "byte_writer.h"
 #include "perf_data_builder.h"
+#include "readperf/format/header_version.h"
 #include "readperf/format/perf_abi.h"
 
 namespace readperf::testing {
@@ -69,14 +70,53 @@ TEST_P(FileHeaderTest, HeaderWithoutFeatureBitmap) {
   EXPECT_TRUE(h->features.none());
 }
 
-TEST_P(FileHeaderTest, RefusesPerffileVersion1) {
-  ByteWriter w(GetParam());
-  w.u64(kMagicPerffile).u64(kFileHeaderSize).zeros(88);
-  Result<FileHeader> h = parse_file_header(w.buffer());
+// perf 6.1 still reads the version 1 magic (header.c check_magic_endian, try_all_file_abis):
+// header version 0, the byte order from attr_size.
+TEST_P(FileHeaderTest, ReadsPerffileVersion1) {
+  for (uint32_t attr_size : {64u, 72u, 80u, 96u, 104u}) {
+    PerfDataBuilder b;
+    b.WithByteOrder(GetParam()).WithPerffileMagic().WithAttrSize(attr_size);
+    b.AddAttr(SampleAttr(kSampleIp), {1}).AddComm(1, 1, "x");
+    std::vector<std::byte> file = b.Build();
+    ASSERT_EQ(std::string(reinterpret_cast<const char*>(file.data()), 8), "PERFFILE");
+    Result<FileHeader> h = parse_file_header(file);
+    ASSERT_TRUE(h) << attr_size << ": " << h.error().message();
+    EXPECT_EQ(h->order, GetParam());
+    EXPECT_EQ(header_version(file), 0u);
+    EXPECT_FALSE(h->is_pipe);
+    EXPECT_EQ(h->attr_size, attr_size + 16u);
+    EXPECT_EQ(h->data.offset, b.layout().data_offset);
+  }
+}
+
+TEST_P(FileHeaderTest, PerfileVersion2IsHeaderVersion1) {
+  std::vector<std::byte> file = PerfDataBuilder().WithByteOrder(GetParam()).Build();
+  ASSERT_TRUE(parse_file_header(file));
+  EXPECT_EQ(header_version(file), 1u);
+  EXPECT_EQ(header_version(Bytes(file.data(), 4)), 1u);
+}
+
+TEST_P(FileHeaderTest, ReadsPerffilePipeInNativeOrder) {
+  std::vector<std::byte> pipe =
+      PerfDataBuilder().WithPerffileMagic().WithMode(PerfDataBuilder::Mode::kPipe).Build();
+  Result<FileHeader> h = parse_file_header(pipe);
+  ASSERT_TRUE(h) << h.error().message();
+  EXPECT_TRUE(h->is_pipe);
+  EXPECT_EQ(header_version(pipe), 0u);
+  EXPECT_EQ(h->order, ByteOrder::kNative);
+}
+
+// attr sizes perf added after PERFFILE (112 and up) say nothing of the byte order.
+TEST_P(FileHeaderTest, RefusesPerffileWithALaterAttrSize) {
+  std::vector<std::byte> file =
+      PerfDataBuilder().WithByteOrder(GetParam()).WithPerffileMagic().WithAttrSize(112).Build();
+  Result<FileHeader> h = parse_file_header(file);
   ASSERT_FALSE(h);
+  uint64_t raw = GetParam() == ByteOrder::kNative ? 128 : bswap(uint64_t{128});
   EXPECT_EQ(h.error().message(),
-            "offset 0x0: PERFFILE (version 1) file: readperf, like perf since 2011, reads only "
-            "PERFILE2");
+            fmt::format("offset 0x10: PERFFILE (version 1) header: attr_size {} is none of the "
+                        "sizes of that format (80, 88, 96, 112, 120) in either byte order",
+                        raw));
 }
 
 TEST_P(FileHeaderTest, RefusesBadHeaderSizes) {

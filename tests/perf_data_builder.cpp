@@ -149,6 +149,10 @@ PerfDataBuilder& PerfDataBuilder::WithMode(Mode mode) {
   mode_ = mode;
   return *this;
 }
+PerfDataBuilder& PerfDataBuilder::WithPerffileMagic() {
+  perffile_ = true;
+  return *this;
+}
 PerfDataBuilder& PerfDataBuilder::WithAttrSize(uint32_t size) {
   attr_size_ = size;
   return *this;
@@ -355,7 +359,11 @@ PerfDataBuilder& PerfDataBuilder::EndCompressed(size_t piece, uint32_t type) {
 
 std::vector<std::byte> PerfDataBuilder::BuildPipe(const std::vector<std::byte>& data) {
   ByteWriter w = writer();
-  w.u64(kMagicPerfile2).u64(kPipeHeaderSize);
+  if (perffile_) {
+    w.unswapped(kMagicPerffile).u64(kPipeHeaderSize);
+  } else {
+    w.u64(kMagicPerfile2).u64(kPipeHeaderSize);
+  }
   for (const Attr& a : attrs_) {
     ByteWriter body = writer();
     WriteAttr(body, a.attr, attr_size_);
@@ -409,7 +417,12 @@ std::vector<std::byte> PerfDataBuilder::BuildFile(const std::vector<std::byte>& 
   layout_.end = w.size();
 
   ByteWriter h = writer();
-  h.u64(kMagicPerfile2).u64(kFileHeaderSize).u64(attr_size_ + 16);
+  if (perffile_) {
+    h.unswapped(kMagicPerffile);  // the same bytes in either order
+  } else {
+    h.u64(kMagicPerfile2);
+  }
+  h.u64(kFileHeaderSize).u64(attr_size_ + 16);
   h.u64(layout_.attrs_offset).u64(attrs_size);
   h.u64(layout_.data_offset).u64(data.size());
   h.u64(0).u64(0);  // event_types

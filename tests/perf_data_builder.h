@@ -112,6 +112,10 @@ class PerfDataBuilder {
 
   PerfDataBuilder& WithByteOrder(ByteOrder order);
   PerfDataBuilder& WithMode(Mode mode);
+  // The legacy magic "PERFFILE" (perf before 2011, header version 0): the file's byte order
+  // is then told by attr_size alone, which must be one of that era's (WithAttrSize 64, 72,
+  // 80, 96 or 104).
+  PerfDataBuilder& WithPerffileMagic();
   // Size written for each attr (perf 6.1 writes 128, perf 6.12 136, perf 7.2 144).
   PerfDataBuilder& WithAttrSize(uint32_t size);
   PerfDataBuilder& AddAttr(const EventAttr& attr, std::vector<uint64_t> ids = {});
@@ -186,6 +190,7 @@ class PerfDataBuilder {
 
   ByteOrder order_ = ByteOrder::kNative;
   Mode mode_ = Mode::kFile;
+  bool perffile_ = false;
   uint32_t attr_size_ = 128;
   struct Attr {
     EventAttr attr;

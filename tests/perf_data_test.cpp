@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "perf_data_builder.h"
+#include "readperf/format/header_version.h"
 #include "readperf/format/perf_abi.h"
 #include "test_util.h"
 
@@ -162,6 +163,30 @@ TEST(PerfData, SwappedFileReadsTheSameAsNative) {
     auto pd = PerfData::open(dir.file("s"));
     ASSERT_TRUE(pd);
     EXPECT_EQ((*pd)->order(), ByteOrder::kSwapped);
+  }
+}
+
+// A PERFFILE (version 1) file reads as the same recording with the current magic, in
+// either byte order and as a pipe.
+TEST(PerfData, PerffileVersion1ReadsTheSameAsPerfile2) {
+  for (ByteOrder order : {ByteOrder::kNative, ByteOrder::kSwapped}) {
+    for (Mode mode : {Mode::kFile, Mode::kPipe}) {
+      if (mode == Mode::kPipe && order == ByteOrder::kSwapped) continue;  // native pipes only
+      TempDir dir;
+      ReadResult v2 = ReadPath(dir.Write("v2", Rich(order, mode).WithAttrSize(72).Build()));
+      std::vector<std::byte> v1_bytes =
+          Rich(order, mode).WithAttrSize(72).WithPerffileMagic().Build();
+      ReadResult v1 = ReadPath(dir.Write("v1", v1_bytes));
+      ASSERT_TRUE(v2.ok) << v2.error;
+      ASSERT_TRUE(v1.ok) << v1.error;
+      EXPECT_EQ(v1.sink.all, v2.sink.all);
+      EXPECT_FALSE(v1.sink.all.empty());
+      auto pd = PerfData::open(dir.file("v1"));
+      ASSERT_TRUE(pd);
+      EXPECT_EQ(header_version(v1_bytes), 0u);
+      EXPECT_EQ((*pd)->order(), order);
+      if (mode == Mode::kFile) EXPECT_EQ((*pd)->events().size(), 2u);  // a pipe's come later
+    }
   }
 }
 

@@ -2,33 +2,62 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
+
+#include "readperf/format/event_attr.h"
+#include "readperf/format/header_version.h"
 #include "readperf/format/perf_abi.h"
 
 namespace readperf {
 
 namespace {
-// header.c check_magic_endian(): PERFILE2 in either byte order. The header's own size tells
-// a pipe (16) from a file (attr_size follows).
-Result<ByteOrder> magic_order(uint64_t magic) {
+// header.c attr_file_abi_sizes[]: a PERFFILE header's attr_size is one of the attr sizes of
+// that era plus the ids section, and its byte order tells the file's (try_all_file_abis).
+constexpr uint64_t kPerffileAttrSizes[] = {kAttrSizeVer0 + 16, 72 + 16, 80 + 16, 96 + 16, 104 + 16};
+
+bool is_perffile_attr_size(uint64_t size) {
+  for (uint64_t s : kPerffileAttrSizes) {
+    if (size == s) return true;
+  }
+  return false;
+}
+
+// header.c check_magic_endian(): PERFILE2 in either byte order; the legacy PERFFILE is written
+// the same in both, so the header size (a pipe: 16, native only, as try_all_pipe_abis()) or
+// the attr_size decides.
+Result<ByteOrder> magic_order(Bytes file, uint64_t magic) {
   if (magic == kMagicPerfile2) return ByteOrder::kNative;
   if (magic == bswap(kMagicPerfile2)) return ByteOrder::kSwapped;
-  if (magic == kMagicPerffile || magic == bswap(kMagicPerffile)) {
-    return make_error(
-        "PERFFILE (version 1) file: readperf, like perf since 2011, reads only PERFILE2", 0);
+  // header.c compares the bytes "PERFFILE", which read the same in either byte order.
+  if (std::memcmp(file.data(), "PERFFILE", 8) != 0) {
+    return make_error(fmt::format("not a perf.data file (magic {:#018x})", magic), 0);
   }
-  return make_error(fmt::format("not a perf.data file (magic {:#018x})", magic), 0);
+  uint64_t size;
+  std::memcpy(&size, file.data() + 8, 8);
+  if (size == kPipeHeaderSize) return ByteOrder::kNative;
+  uint64_t attr_size = 0;
+  if (file.size() >= 24) std::memcpy(&attr_size, file.data() + 16, 8);
+  if (is_perffile_attr_size(attr_size)) return ByteOrder::kNative;
+  if (is_perffile_attr_size(bswap(attr_size))) return ByteOrder::kSwapped;
+  return make_error(fmt::format("PERFFILE (version 1) header: attr_size {} is none of the sizes "
+                                "of that format (80, 88, 96, 112, 120) in either byte order",
+                                attr_size),
+                    16);
 }
 }  // namespace
 
+uint32_t header_version(Bytes start) {
+  return start.size() >= 8 && std::memcmp(start.data(), "PERFFILE", 8) == 0 ? 0 : 1;
+}
+
 Result<FileHeader> parse_file_header(Bytes file) {
   if (file.size() < kPipeHeaderSize) {
-    return make_error(fmt::format("file of {} bytes is too small for a perf.data header",
-                                  file.size()),
-                      0);
+    return make_error(
+        fmt::format("file of {} bytes is too small for a perf.data header", file.size()), 0);
   }
   uint64_t magic;
   std::memcpy(&magic, file.data(), 8);
-  ASSIGN_OR_RETURN(ByteOrder order, magic_order(magic));
+  ASSIGN_OR_RETURN(ByteOrder order, magic_order(file, magic));
 
   ByteCursor c(file, order);
   FileHeader h;
@@ -46,9 +75,8 @@ Result<FileHeader> parse_file_header(Bytes file) {
                       8);
   }
   if (file.size() < h.size) {
-    return make_error(fmt::format("file of {} bytes is smaller than its {}-byte header",
-                                  file.size(), h.size),
-                      0);
+    return make_error(
+        fmt::format("file of {} bytes is smaller than its {}-byte header", file.size(), h.size), 0);
   }
   h.attr_size = c.u64();
   h.attrs = {c.u64(), c.u64()};

@@ -53,6 +53,11 @@ std::optional<time_t> recording_mtime(const PerfData& data);
 // short, where perf's header shows the recorded numbers).
 FileSection recorded_data_section(const PerfData& data);
 
+// perf_header.version of the recording (header_version()), read again from its first bytes.
+// A pipe is not read twice: 1, where perf says 0 for the legacy magic (no perf since 2011
+// writes it; perf 2.6.3x's pipes did).
+uint32_t recorded_header_version(const PerfData& data);
+
 // util/clockid.c clockid_name(): the first name of the clock in perf's table ("monotonic"),
 // "(not found)" for others.
 std::string_view clockid_name(int32_t id);

@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include "header_print.h"
+#include "readperf/format/header_version.h"
 #include "readperf/format/perf_abi.h"
 
 namespace readperf {
@@ -47,6 +48,15 @@ FileSection header_detail::recorded_data_section(const PerfData& data) {
   auto h = parse_file_header(Bytes(buf, static_cast<size_t>(f.gcount())));
   if (h && !h->is_pipe) s = h->data;
   return s;
+}
+
+uint32_t header_detail::recorded_header_version(const PerfData& data) {
+  if (data.kind() == ContainerKind::kPipe) return 1;
+  std::string path = data.kind() == ContainerKind::kDirectory ? data.path() + "/data" : data.path();
+  std::ifstream f(path, std::ios::binary);
+  std::byte buf[8] = {};
+  f.read(reinterpret_cast<char*>(buf), sizeof buf);
+  return header_version(Bytes(buf, static_cast<size_t>(f.gcount())));
 }
 
 namespace {
@@ -142,7 +152,7 @@ void print_header_info(const PerfData& data, bool show_info, OutBuffer& out) {
   FileSection d = recorded_data_section(data);
   out.write("# ========\n");
   out.print("# captured on    : {}", captured_on(data));
-  out.write("# header version : 1\n");
+  out.print("# header version : {}\n", recorded_header_version(data));
   out.print("# data offset    : {}\n", d.offset);
   out.print("# data size      : {}\n", d.size);
   out.print("# feat offset    : {}\n", d.offset + d.size);

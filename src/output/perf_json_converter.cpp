@@ -196,7 +196,7 @@ class PerfJsonSink : public SampleStreamSink {
     bool pipe = pd_.kind() == ContainerKind::kPipe;
     delimit(out_, true, 1);
     out_.write("\"headers\": {");
-    key_number(out_, false, 2, "header-version", 1u);
+    key_number(out_, false, 2, "header-version", header_detail::recorded_header_version(pd_));
     // strftime("%FT%TZ", gmtime(st_mtime)) of the input perf fstat()s.
     if (std::optional<time_t> mtime = header_detail::recording_mtime(pd_)) {
       struct tm tm;
