@@ -348,6 +348,77 @@ TEST_F(ReportHistTest, ChildrenCountRecursionOnceAndPrintGraphs) {
       << text;
 }
 
+// sort.c _hist_entry__sym_snprintf(): a data symbol (STT_OBJECT) prints "name+0xOFF" with
+// OFF = he->ip - map->unmap_ip(map, sym->start). A call-chain entry's ip is an address, so
+// its offset is from the symbol's address, not the huge difference between an address and a
+// map-relative start.
+TEST_F(ReportHistTest, DataSymbolInACallChainCountsFromItsAddress) {
+  Symbol type_{0x1000, 0x1100, "PyFunction_Type", kBindGlobal, kTypeObject};
+  Hists h(config(true, true));
+  HistSample s;
+  s.thread = &work;
+  s.comm = "workload";
+  s.period = 1;
+  // The library is mapped at 0x7f0000000000: addresses are 0x7f0000000000 above the symbols'.
+  HistFrame data = frame(&libm, 1, &type_, 0x7f0000001010);
+  data.addr = 0x1010;
+  data.sym_addr = 0x1010;
+  HistFrame leaf = frame(&app, 0, &leaf_, 0x310);
+  leaf.sym_addr = 0x310;
+  std::vector<HistFrame> chain = {data, leaf};
+  s.self = leaf;
+  s.chain = chain;
+  h.add(s);
+  h.finish();
+  std::string text = print_to_string(h, ReportPrintOptions{});
+  EXPECT_NE(text.find("[.] PyFunction_Type+0x10\n"), std::string::npos) << text;
+}
+
+// thread.c ____thread__set_comm(): a thread's first COMM renames its ":tid" comm in place, so
+// the entries made before it print the real name, and merge at collapse with the entries of
+// that name (their call chains merged: callchain_merge()).
+TEST_F(ReportHistTest, PlaceholderCommsTakeTheNameTheThreadGetsLater) {
+  Thread early;  // seen before its COMM (no FORK, no synthesized comm)
+  early.pid = early.tid = 77;
+  early.comms.push_back(Comm{":77", 0, false});
+  Thread other = make_thread(78, "ls");
+  HistConfig c = config(false, true);
+  Hists h(c);
+  auto add = [&](Thread& t, std::string_view comm, std::vector<HistFrame> chain, uint64_t p) {
+    HistSample s;
+    s.thread = &t;
+    s.comm = comm;
+    s.placeholder_comm = !t.comm_set;
+    s.period = p;
+    s.self = chain.front();
+    s.chain = chain;
+    h.add(s);
+  };
+  // Callee order: leaf first.
+  add(early, ":77", {frame(&app, 0, &leaf_, 0x310), frame(&app, 0, &main_, 0x150)}, 1);
+  add(other, "ls", {frame(&app, 0, &leaf_, 0x310), frame(&app, 0, &loop_, 0x210)}, 2);
+  early.set_comm("ls", 100, true);
+  add(early, "ls", {frame(&app, 0, &leaf_, 0x320), frame(&app, 0, &main_, 0x160)}, 4);
+  h.finish();
+  ASSERT_EQ(h.order().size(), 1u);
+  const HistEntry& e = h.entry(h.order()[0]);
+  EXPECT_EQ(h.comm_name(e.comm), "ls");
+  EXPECT_EQ(e.period, 7u);
+  EXPECT_EQ(e.nr_events, 3u);
+  std::string text = print_to_string(h, ReportPrintOptions{});
+  EXPECT_EQ(text.find(":77"), std::string::npos) << text;
+  // Both chains under the one entry: leaf, then main (1 + 4 of 7) and loop (2).
+  EXPECT_NE(text.find("   100.00%  ls       app            [.] leaf\n"
+                      "            |\n"
+                      "            ---leaf\n"
+                      "               |          \n"
+                      "               |--71.43%--main\n"
+                      "               |          \n"
+                      "                --28.57%--loop\n"),
+            std::string::npos)
+      << text;
+}
+
 // RepeatCache defers hits and replays each key's samples at once: the histogram must come out
 // as if each had been replayed on its own.
 TEST_F(ReportHistTest, ReplayOfManySamplesEqualsEachReplayed) {

@@ -89,6 +89,34 @@ CallTree::NodeId CallTree::append(NodeId root, std::span<const ChainFrame> frame
   return at;
 }
 
+void CallTree::merge(NodeId dst, NodeId src) {
+  std::vector<ChainFrame> path;
+  merge_branch(dst, src, path);
+}
+
+void CallTree::merge_branch(NodeId dst, NodeId node, std::vector<ChainFrame>& path) {
+  // merge_chain_branch(): the node's frames onto the cursor, the path appended where chains
+  // ended, then the children in rb_first()/rb_next() order.
+  if (nodes_[node].hit) append(dst, path, nodes_[node].hit);
+  std::vector<NodeId> children, stack;
+  for (NodeId at = nodes_[node].children_root; at != kNone || !stack.empty();) {
+    if (at != kNone) {
+      stack.push_back(at);
+      at = nodes_[at].rb_left;
+      continue;
+    }
+    at = stack.back();
+    stack.pop_back();
+    children.push_back(at);
+    at = nodes_[at].rb_right;
+  }
+  for (NodeId c : children) {
+    path.push_back(nodes_[c].frame);
+    merge_branch(dst, c, path);
+    path.pop_back();
+  }
+}
+
 void CallTree::finish() {
   if (finished_) return;
   finished_ = true;

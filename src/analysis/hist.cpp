@@ -61,6 +61,18 @@ Hists::Hists(const HistConfig& config) : config_(config) {
     }
     if (config_.show_nr_samples) spec.sort_list.push_back({HppField::kSamples});
   }
+  // make_key()'s layout: one word per key, three for the symbol (once with ipc_null).
+  int words = 0;
+  bool sym_done = false;
+  for (SortKey key : config_.sort.keys) {
+    if (key == SortKey::kComm) comm_word_ = words;
+    if (key == SortKey::kSymbol || key == SortKey::kIpcNull) {
+      if (!sym_done) words += 3;
+      sym_done = true;
+    } else {
+      words += 1;
+    }
+  }
 }
 
 namespace {
@@ -84,6 +96,75 @@ uint32_t Hists::intern_comm(std::string_view comm) {
   comms_.emplace_back(comm);
   comm_ids_.emplace(comms_.back(), id);
   return id;
+}
+
+uint32_t Hists::placeholder_comm(const Thread* t, std::string_view comm) {
+  auto it = placeholder_ids_.find(t);
+  if (it != placeholder_ids_.end()) return it->second;
+  uint32_t id = static_cast<uint32_t>(comms_.size());
+  comms_.emplace_back(comm);
+  placeholder_ids_.emplace(t, id);
+  return id;
+}
+
+void Hists::rename_placeholder_comms() {
+  // thread.c ____thread__set_comm(): the thread's first comm is the placeholder, overridden in
+  // place; one never renamed keeps its ":tid".
+  std::unordered_map<uint32_t, uint32_t> remap;
+  for (const auto& [thread, id] : placeholder_ids_) {
+    std::string name = thread->comms.front().str;
+    comms_[id] = name;
+    auto [it, added] = comm_ids_.emplace(name, id);
+    if (!added) remap.emplace(id, it->second);
+  }
+  placeholder_ids_.clear();
+  if (remap.empty() || comm_word_ < 0) return;
+  // hists__collapse_insert_entry(): entries equal under the final names become one, the stats
+  // summed and the call chains merged into the first.
+  std::unordered_map<uint64_t, std::vector<uint32_t>> by_hash;
+  auto same_key = [&](uint32_t a, uint32_t b) { return keys_[a] == keys_[b]; };
+  for (uint32_t id = 0; id < entries_.size(); ++id) {
+    auto r = remap.find(entries_[id].comm);
+    if (r != remap.end()) {
+      entries_[id].comm = r->second;
+      keys_[id].w[comm_word_] = r->second;
+    }
+  }
+  merged_.assign(entries_.size(), false);
+  for (uint32_t id = 0; id < entries_.size(); ++id) {
+    std::vector<uint32_t>& bucket = by_hash[hash_words(keys_[id].w, 8)];
+    uint32_t into = kEmpty;
+    for (uint32_t other : bucket) {
+      if (same_key(other, id)) into = other;
+    }
+    if (into == kEmpty) {
+      bucket.push_back(id);
+      continue;
+    }
+    HistEntry& dst = entries_[into];
+    HistEntry& src = entries_[id];
+    dst.period += src.period;
+    dst.nr_events += src.nr_events;
+    dst.period_sys += src.period_sys;
+    dst.period_us += src.period_us;
+    dst.acc_period += src.acc_period;
+    dst.acc_events += src.acc_events;
+    dst.max_depth = std::max(dst.max_depth, src.max_depth);
+    if (config_.use_callchain) tree_.merge(dst.chain_root, src.chain_root);
+    // Left in entries() with nothing: readers of every entry count it once.
+    src.period = src.nr_events = src.acc_period = src.acc_events = 0;
+    src.period_sys = src.period_us = 0;
+    merged_[id] = true;
+  }
+  // The lookup table is not used after finish(): rebuild it for what callers may still ask.
+  table_.assign(table_.size(), kEmpty);
+  size_t mask = table_.size() - 1;
+  for (uint32_t id = 0; id < entries_.size(); ++id) {
+    if (merged_[id]) continue;
+    size_t i = hash_words(keys_[id].w, 8) & mask;
+    while (table_[i] != kEmpty) i = (i + 1) & mask;
+    table_[i] = id;
+  }
 }
 
 uint32_t Hists::dso_name_id(const Dso* dso) {
@@ -112,10 +193,10 @@ uint32_t Hists::dso_name_id(const Dso* dso) {
 }
 
 Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, uint64_t ip,
-                           uint32_t dso_id) const {
+                           uint32_t dso_id, std::string_view trace) const {
   // The words hist_entry__cmp() compares, one group per sort key: entries with equal words
-  // are the entries perf merges. Six words hold comm, pid, dso and symbol (duplicate keys are
-  // dropped; ipc_null compares as symbol does).
+  // are the entries perf merges. Eight words hold every key once (duplicate keys are dropped;
+  // ipc_null compares as symbol does).
   Key k;
   size_t n = 0;
   bool sym_done = false;
@@ -132,6 +213,9 @@ Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, u
         break;
       case SortKey::kSrcline:
         k.w[n++] = reinterpret_cast<uintptr_t>(f.srcline.data());
+        break;
+      case SortKey::kTrace:
+        k.w[n++] = reinterpret_cast<uintptr_t>(trace.data());
         break;
       case SortKey::kSymbol:
       case SortKey::kIpcNull:
@@ -168,6 +252,7 @@ void Hists::grow_table() {
 
 uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f, uint64_t ip,
                         uint32_t comm, bool& created) {
+  ++lookups_;
   size_t mask = table_.size() - 1;
   size_t i = hash_words(key.w, 8) & mask;
   for (;; i = (i + 1) & mask) {
@@ -186,8 +271,10 @@ uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f,
   e.dso = f.chain.dso;
   e.sym = f.chain.sym;
   e.ip = ip;
+  if (f.chain.sym) e.sym_base = f.chain.ip - (f.sym_addr - f.chain.sym->start);
   e.level = f.level;
   e.srcline = f.srcline;
+  e.trace = s.trace;
   e.filtered = s.filtered;
   if (config_.use_callchain) e.chain_root = tree_.new_root();
   keys_.push_back(key);
@@ -201,6 +288,7 @@ void Hists::replay(std::span<const uint32_t> plan, uint64_t period, uint64_t cou
   // top byte), those entries, then the call-tree nodes where its chains ended.
   nr_samples_ += count;
   total_period_ += period;
+  lookups_ += count;
   HistEntry& self = entries_[plan[0]];
   if (!self.filtered) nr_non_filtered_samples_ += count;
   self.period += period;
@@ -227,10 +315,10 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
   ++stamp_;
   ++nr_samples_;
   total_period_ += s.period;
-  uint32_t comm = intern_comm(s.comm);
+  uint32_t comm = s.placeholder_comm ? placeholder_comm(s.thread, s.comm) : intern_comm(s.comm);
   // The sample's own entry (iter_add_single_normal_entry / _cumulative_entry).
   bool created;
-  Key key = make_key(comm, s.thread, s.self, s.self.addr, dso_name_id(s.self.chain.dso));
+  Key key = make_key(comm, s.thread, s.self, s.self.addr, dso_name_id(s.self.chain.dso), s.trace);
   uint32_t self_id = findnew(key, s, s.self, s.self.addr, comm, created);
   HistEntry& self = entries_[self_id];
   if (!self.filtered) ++nr_non_filtered_samples_;  // hists__inc_nr_samples()
@@ -279,7 +367,7 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
     if (f.level) level = f.level;
     at.level = level;
     if (config_.callchain_entries_user_level && f.chain.dso) at.level = '.';
-    Key k = make_key(comm, s.thread, at, f.chain.ip, dso_name_id(f.chain.dso));
+    Key k = make_key(comm, s.thread, at, f.chain.ip, dso_name_id(f.chain.dso), s.trace);
     uint32_t id = findnew(k, s, at, f.chain.ip, comm, created);
     HistEntry& e = entries_[id];
     if (!created && e.stamp == stamp_) continue;
@@ -315,6 +403,10 @@ int Hists::collapse_cmp(const HistEntry& x, const HistEntry& y) const {
       case SortKey::kSrcline:
         // sort.c sort__srcline_cmp(): strcmp(right->srcline, left->srcline).
         c = name_cmp(y.srcline, x.srcline);
+        break;
+      case SortKey::kTrace:
+        // sort.c sort__trace_cmp(): strcmp(right, left); 0 for other events.
+        if (x.trace.data() && y.trace.data()) c = name_cmp(y.trace, x.trace);
         break;
       case SortKey::kDso:
         if (!x.dso || !y.dso) {
@@ -404,6 +496,10 @@ int Hists::sort_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) con
       return name_cmp(comms_[b.comm], comms_[a.comm]);
     case SortKey::kSrcline:
       return name_cmp(b.srcline, a.srcline);
+    case SortKey::kTrace:
+      // sort.c sort__trace_cmp(): strcmp(right, left); 0 for other events.
+      if (!a.trace.data() || !b.trace.data()) return 0;
+      return name_cmp(b.trace, a.trace);
     case SortKey::kDso:
       if (!a.dso || !b.dso) return cmp_null(a.dso, b.dso);
       return name_cmp(dso_name(b.dso), dso_name(a.dso));
@@ -419,6 +515,7 @@ int Hists::sort_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) con
 }
 
 void Hists::finish() {
+  rename_placeholder_comms();
   tree_.finish();
   // hists__collapse_resort() applies hists__filter_entry_by_symbol() only when the sort
   // list needs collapsing: sort_comm is the one key with se_collapse.
@@ -433,8 +530,10 @@ void Hists::finish() {
       }
     }
   }
-  order_.resize(entries_.size());
-  for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
+  order_.clear();
+  for (uint32_t i = 0; i < entries_.size(); ++i) {
+    if (merged_.empty() || !merged_[i]) order_.push_back(i);
+  }
   // hist.c hists__findnew_entry(): each entry went into hists->entries_in when it first came,
   // down the tree by hist_entry__cmp(iter, new) ("if (cmp < 0) p = &(*p)->rb_left"); then
   // hists__collapse_resort() walked that tree in order into hists->entries_collapsed the same

@@ -231,6 +231,7 @@ class ReportSink : public EventSink {
     h.chain.sym = f.sym;
     h.chain.dso_order = dso_order(f.dso);
     h.addr = f.addr;
+    h.sym_addr = f.sym_addr;
     h.level = f.level;
     return h;
   }
@@ -254,14 +255,16 @@ class ReportSink : public EventSink {
       key_.resize(at + b.size() / 8);
       std::memcpy(key_.data() + at, b.data(), b.size() / 8 * 8);
     }
-    // A `--call-graph dwarf` sample's chain comes from its registers and stack copy, which the
-    // key does not hold: such samples are always resolved.
+    // A `--call-graph dwarf` sample's chain comes from its registers and stack copy, and the
+    // `trace` key groups by a tracepoint's data: the key holds neither, so such samples are
+    // always resolved.
     const bool unwound = with_chain && resolver_.options().dwarf_unwind &&
                          (s.sample_type & (kSampleRegsUser | kSampleStackUser)) ==
                              (kSampleRegsUser | kSampleStackUser) &&
                          s.user_stack_size != 0;
+    const bool uncached = unwound || with_trace_;
     uint64_t raw_hash = RepeatCache::hash(key_);
-    if (size_t slot = unwound ? RepeatCache::kNone : rep.raw.find_slot(raw_hash, key_);
+    if (size_t slot = uncached ? RepeatCache::kNone : rep.raw.find_slot(raw_hash, key_);
         slot != RepeatCache::kNone) {
       rep.raw.defer(slot, period);  // replayed with the others of its key, at the end
       resolver_.count_repeat(s);    // for the summary of samples in missing binaries
@@ -270,11 +273,17 @@ class ReportSink : public EventSink {
 
     const ResolvedSample& rs = resolver_.resolve(s, &evsel);
     Thread* t = rs.thread;
+    std::string_view trace;
+    if (with_trace_ && evsel.attr.type == kTypeTracepoint) {
+      trace = setup_.trace_text ? setup_.trace_text(evsel, s, resolver_, *t) : "";
+    }
     HistSample hs;
     hs.thread = t;
     hs.comm = rs.comm;
+    hs.placeholder_comm = !t->comm_set;
     hs.self = hist_frame(rs.self, false);
     hs.period = period;
+    hs.trace = trace;
     hs.filtered = filter_bits(*t, hs.self, rs.self.map != nullptr);
     hs.cpumode = static_cast<uint8_t>(s.cpumode());
 
@@ -308,16 +317,17 @@ class ReportSink : public EventSink {
         (uint64_t{hs.cpumode} << 40) | (uint64_t{hs.filtered} << 32) |
         (setup_.hist.sort.has(SortKey::kPid) ? static_cast<uint32_t>(t->tid) : 0u));
     push_frame_key(hs.self, hs.self.addr);
+    if (with_trace_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(trace.data()));
     for (const HistFrame& f : frames_) push_frame_key(f, f.chain.ip);
     uint64_t resolved_hash = RepeatCache::hash(resolved_key_);
     if (std::span<const uint32_t> plan = rep.resolved.find(resolved_hash, resolved_key_);
         !plan.empty()) {
       hists.replay(plan, period);
-      if (!unwound) rep.raw.insert(raw_hash, key_, plan, replay_into(hists));
+      if (!uncached) rep.raw.insert(raw_hash, key_, plan, replay_into(hists));
       return;
     }
     hists.add(hs, &plan_);
-    if (!unwound) rep.raw.insert(raw_hash, key_, plan_, replay_into(hists));
+    if (!uncached) rep.raw.insert(raw_hash, key_, plan_, replay_into(hists));
     rep.resolved.insert(resolved_hash, resolved_key_, plan_, replay_into(hists));
   }
 
@@ -366,6 +376,7 @@ class ReportSink : public EventSink {
   bool os_release_seen_ = false;
   const ReportSetup& setup_;
   const bool with_srcline_ = setup_.hist.sort.has(SortKey::kSrcline);  // after setup_
+  const bool with_trace_ = setup_.hist.sort.has(SortKey::kTrace);
   std::shared_ptr<SessionState> state_;
   Machine& machine_;
   Resolver& resolver_;

@@ -31,7 +31,7 @@ constexpr std::array<Dimension, 26> kCommon = {{
     {"local_weight", false, {}},
     {"weight", false, {}},
     {"transaction", false, {}},
-    {"trace", false, {}},
+    {"trace", true, SortKey::kTrace},
     {"symbol_size", false, {}},
     {"dso_size", false, {}},
     {"cgroup", false, {}},
@@ -118,7 +118,7 @@ Result<SortSpec> setup_sorting(const SortingOptions& o) {
   if (!o.sort_order.empty()) {
     keys = std::string(o.sort_order);
   } else if (!strict_fields) {
-    keys = std::string(kDefaultSortOrder);
+    keys = std::string(o.default_order);
   }
   if (!keys.empty() && !strict_fields) {
     if (keys.find("overhead") == std::string::npos) keys = "overhead," + keys;
@@ -219,6 +219,8 @@ std::string_view sort_key_header(SortKey k) {
       return "IPC   [IPC Coverage]";
     case SortKey::kSrcline:
       return "Source:Line";
+    case SortKey::kTrace:
+      return "Trace output";
   }
   return "";
 }

@@ -20,6 +20,13 @@ int fail(const Error& e) {
   return 1;
 }
 
+// cmd_report() exits 0 whatever __cmd_report() returned, a failure to process the records
+// included ("failed to process sample"): the message, then perf's status.
+int processing_failed(const Error& e) {
+  fmt::print(stderr, "readperf: {}\n", e.message());
+  return 0;
+}
+
 // Records the reader skipped are never hidden: one line on standard error says how many and
 // why the first one was.
 void warn_skipped(const PerfData& pd) {
@@ -50,7 +57,7 @@ int run_report(const ReportOptions& opts) {
     Status st = run_dump(pd, out);
     if (!st) {
       out.flush();
-      return fail(st.error());
+      return processing_failed(st.error());
     }
     return 0;
   }
@@ -64,16 +71,14 @@ int run_report(const ReportOptions& opts) {
     po.ordered = false;
     po.decode_samples = false;
     Status st = pd.process(counts, po);
+    // __cmd_report() returns before stats_print() when processing failed.
+    if (!st) return processing_failed(st.error());
     print_aggregated_stats(counts, pd, out);
     // builtin-report.c stats_setup() leaves the EVENT_UPDATE and HEADER_FEATURE handlers as
     // stubs: a pipe's events keep the names perf derives from their attrs.
     print_event_stats(counts, pd, out, pd.kind() == ContainerKind::kPipe);
     out.flush();
     warn_skipped(pd);
-    if (!st) {
-      out.flush();
-      return fail(st.error());
-    }
     return 0;
   }
   return run_histogram_report(pd, opts, out);

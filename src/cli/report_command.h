@@ -28,6 +28,7 @@ struct ReportOptions {
   std::string fields;                     // -F/--fields; empty: perf's default columns
   bool quiet = false;                     // -q: the entries alone
   bool percentage_relative = false;       // --percentage relative
+  bool raw_trace = false;                 // --raw-trace: tracepoint fields unformatted
   std::string comms, dsos, symbols;       // -c/--comms, -d/--dsos, -S/--symbols
   std::string pids, tids;                 // --pid, --tid (comma-separated)
   std::string symbol_filter;              // --symbol-filter

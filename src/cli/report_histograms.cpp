@@ -13,6 +13,7 @@
 #include "readperf/output/header_printer.h"
 #include "readperf/output/report_printer.h"
 #include "readperf/output/symbol_sources.h"
+#include "readperf/output/trace_text.h"
 #include "report_command.h"
 #include "report_tip.h"
 #include "symbol_prefetch.h"
@@ -146,6 +147,12 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     fmt::print(stderr, "readperf: {}\n", msg);
     return 1;
   };
+  // What perf refuses inside __cmd_report(), whose error cmd_report() replaces with 0.
+  auto perf_refused = [&](const std::string& msg) {
+    out.flush();
+    fmt::print(stderr, "readperf: {}\n", msg);
+    return 0;
+  };
   bool is_pipe = pd.kind() == ContainerKind::kPipe;
 
   // cmd_report(): option parsing.
@@ -187,7 +194,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   uint64_t sample_type = is_pipe ? 0 : pd.events().combined_sample_type();
   if (!is_pipe && !(sample_type & kSampleCallchain)) {
     if (cp.use_callchain) {
-      return fail(
+      return perf_refused(
           "Selected -g or --branch-history.\nBut no callchain or branch data.\n"
           "Did you call 'perf record' without -g or -b?");
     }
@@ -196,18 +203,25 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   }
   if (cumulate && !(sample_type & kSampleCallchain)) cumulate = false;
 
-  // sort.c setup_sorting(): the default order, a '+' order appended to it.
+  // sort.c setup_sorting(): the default order (get_default_sort_order(): "trace" when every
+  // event is a tracepoint; a pipe has no events yet at this point), a '+' order appended to
+  // it.
   std::string sort_order = opts.sort;
   bool strict_fields = !opts.fields.empty() && opts.fields[0] != '+';
   bool all_tracepoints = !is_pipe && !pd.events().empty();
   for (size_t i = 0; all_tracepoints && i < pd.events().size(); ++i) {
     if (pd.events()[i].attr.type != kPerfTypeTracepoint) all_tracepoints = false;
   }
-  if (all_tracepoints && ((sort_order.empty() && !strict_fields) || sort_order[0] == '+')) {
-    return fail("report: the tracepoint sort order (\"trace\") is not supported yet");
+  std::string_view default_order =
+      all_tracepoints ? kDefaultTracepointSortOrder : kDefaultSortOrder;
+  if (all_tracepoints && opts.raw_trace && ((sort_order.empty() && !strict_fields) || sort_order[0] == '+')) {
+    // get_default_sort_order() then says "trace_fields": a column per field of each event.
+    return fail(
+        "report: --raw-trace's default sort order (\"trace_fields\") is not supported "
+        "yet; --sort trace --raw-trace prints the raw fields");
   }
   if (!sort_order.empty() && sort_order[0] == '+') {
-    sort_order = std::string(kDefaultSortOrder) + "," + sort_order.substr(1);
+    sort_order = std::string(default_order) + "," + sort_order.substr(1);
   }
   // builtin-report.c: a --sort naming "symbol" gets the ipc_null column.
   if (!sort_order.empty() && sort_order.find("symbol") != std::string::npos) {
@@ -215,6 +229,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   }
   SortingOptions sorting;
   sorting.sort_order = sort_order;
+  sorting.default_order = default_order;
   sorting.field_order = opts.fields;
   sorting.cumulate = cumulate;
   sorting.show_nr_samples = opts.show_nr_samples;
@@ -257,6 +272,12 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.symbols.symfs = opts.symfs;
   setup.symbols.inline_names = opts.inline_names;
   setup.symbols.recorded_os_release = pd.features().os_release.value_or("");
+  TraceTexts trace_texts(pd, opts.raw_trace);
+  if (spec->has(SortKey::kTrace)) {
+    setup.trace_text = [&](const Evsel& e, const Sample& s, Resolver& r, const Thread& t) {
+      return trace_texts.text(e, s, r, t);
+    };
+  }
   prefetch_symbols(pd, setup.symbols);
   po.dso_filter = !setup.filters.dsos.empty();
   po.quiet = opts.quiet;
@@ -278,7 +299,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   elide_filtered_columns(setup.filters, setup.hist.sort, out);
 
   Result<ReportData> data = run_report_session(pd, setup);
-  if (!data) return fail(data.error().message());
+  if (!data) return perf_refused(data.error().message());
   if (opts.verbose > 0 && data->resolver) print_symbol_sources(*data->resolver, stderr);
 
   size_t nr_entries = 0;

@@ -10,6 +10,7 @@
 #include "readperf/output/out_buffer.h"
 #include "readperf/output/script_printer.h"
 #include "readperf/reader/perf_data.h"
+#include "readperf/reader/record_errors.h"
 #include "symbol_prefetch.h"
 
 namespace readperf::cli {
@@ -119,6 +120,21 @@ CLI::App* add_script_command(CLI::App& app, ScriptOptions& o) {
   return s;
 }
 
+namespace {
+// cmd_script() exits with __cmd_script()'s error: for a record it cannot process (an error at
+// a place in the data), perf_session__process_events()'s -EINVAL (234); in a pipe, a record
+// header's size below 8 leaves the byte count of the header's read, 8, as the error
+// (session.c __perf_session__process_pipe_events, "bad event header size"). Errors of the
+// options keep readperf's 1 (perf's are mostly -1, 255: any non-zero matches them).
+int script_exit_status(const PerfData& pd, const Error& e) {
+  if (e.offset() == Error::kNoOffset) return 1;
+  if (pd.kind() == ContainerKind::kPipe && is_record_smaller_than_header(e)) {
+    return 8;
+  }
+  return 234;
+}
+}  // namespace
+
 int run_script(const ScriptOptions& o) {
   ScriptConfig cfg = o.config;
   cfg.fields = o.fields;
@@ -165,7 +181,7 @@ int run_script(const ScriptOptions& o) {
   out.flush();
   if (!st) {
     fmt::print(stderr, "readperf: {}\n", st.error().message());
-    return 1;
+    return script_exit_status(**data, st.error());
   }
   return 0;
 }

@@ -7,48 +7,11 @@
 
 #include "dump_internal.h"
 #include "readperf/format/perf_abi.h"
+#include "readperf/reader/cpu_map.h"
 
 namespace readperf {
 
 namespace {
-
-// util/cpumap.c cpu_map__new_data(): the three encodings of perf_record_cpu_map_data.
-bool read_cpu_map(ByteCursor& c, std::vector<int>& cpus) {
-  uint16_t type = c.u16();
-  switch (type) {
-    case 0: {  // PERF_CPU_MAP__CPUS
-      uint16_t nr = c.u16();
-      for (uint16_t i = 0; i < nr && c.ok(); ++i) {
-        uint16_t cpu = c.u16();
-        cpus.push_back(cpu == 0xffff ? -1 : cpu);
-      }
-      return c.ok();
-    }
-    case 1: {  // PERF_CPU_MAP__MASK
-      uint16_t nr = c.u16();
-      uint16_t long_size = c.u16();
-      if (long_size == 8) c.skip(4);
-      for (uint16_t i = 0; i < nr && c.ok(); ++i) {
-        uint64_t mask = long_size == 4 ? c.u32() : c.u64();
-        for (int bit = 0; bit < 64; ++bit) {
-          if (mask >> bit & 1) cpus.push_back(bit + i * long_size * 8);
-        }
-      }
-      return c.ok();
-    }
-    case 2: {  // PERF_CPU_MAP__RANGE_CPUS
-      uint8_t any = c.u8();
-      c.u8();
-      uint16_t start = c.u16();
-      uint16_t end = c.u16();
-      if (any) cpus.push_back(-1);
-      for (int cpu = start; cpu <= end; ++cpu) cpus.push_back(cpu);
-      return c.ok();
-    }
-    default:
-      return false;
-  }
-}
 
 // util/cpumap.c cpu_map__snprint(): runs of consecutive cpus as "a-b", joined by ','.
 void print_cpu_list(OutBuffer& out, const std::vector<int>& cpus) {
@@ -70,9 +33,9 @@ void print_cpu_list(OutBuffer& out, const std::vector<int>& cpus) {
 }
 
 void print_cpu_map(OutBuffer& out, ByteCursor& c, const char* failed) {
-  std::vector<int> cpus;
-  if (read_cpu_map(c, cpus) && !cpus.empty()) {
-    print_cpu_list(out, cpus);
+  Result<std::vector<int>> cpus = decode_cpu_map(c);
+  if (cpus && !cpus->empty()) {
+    print_cpu_list(out, *cpus);
   } else {
     out.print("{}\n", failed);
   }

@@ -25,7 +25,7 @@ struct Column {
 
 // perf's hists->col_len[] for the columns readperf prints.
 struct ColumnWidths {
-  uint32_t comm = 0, thread = 0, dso = 0, symbol = 0, ipc = 0, srcline = 0;
+  uint32_t comm = 0, thread = 0, dso = 0, symbol = 0, ipc = 0, srcline = 0, trace = 0;
 };
 
 ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) {
@@ -52,6 +52,9 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) 
     }
     if (e.dso) w.dso = std::max(w.dso, static_cast<uint32_t>(hists.dso_name(e.dso).size()));
     w.srcline = std::max(w.srcline, static_cast<uint32_t>(e.srcline.size()));
+    if (hists.trace_widths_known()) {
+      w.trace = std::max(w.trace, static_cast<uint32_t>(e.trace.size()));
+    }
   }
   auto header = [](SortKey k) { return static_cast<uint32_t>(sort_key_header(k).size()); };
   w.comm = std::max(w.comm, header(SortKey::kComm));
@@ -60,6 +63,7 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) 
   w.symbol = std::max(w.symbol, header(SortKey::kSymbol));
   w.ipc = std::max(w.ipc, header(SortKey::kIpcNull));
   w.srcline = std::max(w.srcline, header(SortKey::kSrcline));
+  w.trace = std::max(w.trace, header(SortKey::kTrace));
   return w;
 }
 
@@ -114,6 +118,9 @@ std::vector<Column> make_columns(const Hists& hists, const ColumnWidths& w) {
       case SortKey::kSrcline:
         width = w.srcline;
         break;
+      case SortKey::kTrace:
+        width = w.trace;
+        break;
     }
     cols.push_back({f.hpp, f.key, sort_key_header(f.key), width});
   }
@@ -144,7 +151,9 @@ void put_symbol(fmt::memory_buffer& b, const HistEntry& e, uint32_t width) {
   fmt::format_to(std::back_inserter(b), "[{}] ", e.level);
   if (e.sym) {
     if (e.sym->type == kTypeObject) {
-      fmt::format_to(std::back_inserter(b), "{}+0x{:x}", e.sym->name, e.ip - e.sym->start);
+      // "ip - map->unmap_ip(map, sym->start)": a call-chain entry's ip is an address, a
+      // sample's own is map-relative.
+      fmt::format_to(std::back_inserter(b), "{}+0x{:x}", e.sym->name, e.ip - e.sym_base);
     } else {
       size_t used = b.size() - start;
       std::string_view name = e.sym->name;
@@ -235,6 +244,13 @@ void print_entry_line(const Hists& hists, const HistEntry& e, const std::vector<
             // sort.c hist_entry__srcline_snprintf(): "%-.*s", cut but not padded.
             b.append(e.srcline.substr(0, std::min<size_t>(e.srcline.size(), c.width)));
             break;
+          case SortKey::kTrace: {
+            // sort.c hist_entry__trace_snprintf(): "%-.*s" of the text, "N/A" for an event
+            // that is not a tracepoint.
+            std::string_view text = e.trace.data() ? e.trace : "N/A";
+            b.append(text.substr(0, std::min<size_t>(text.size(), c.width)));
+            break;
+          }
         }
         break;
     }

@@ -6,6 +6,7 @@
 
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/event_name.h"
+#include "readperf/reader/cpu_map.h"
 #include "script_internal.h"
 
 namespace readperf {
@@ -13,35 +14,6 @@ namespace readperf {
 namespace {
 
 constexpr int kAggrGlobal = 1;  // stat.h AGGR_GLOBAL
-
-// The cpus of a PERF_RECORD_CPU_MAP (cpumap.c cpu_map__new_data): a list, a bitmask, or a
-// range.
-std::vector<int> parse_cpu_map(ByteCursor c) {
-  std::vector<int> cpus;
-  uint16_t type = c.u16();
-  if (type == 0) {  // PERF_CPU_MAP__CPUS
-    uint16_t nr = c.u16();
-    for (uint16_t i = 0; i < nr && c.ok(); ++i) cpus.push_back(static_cast<int16_t>(c.u16()));
-  } else if (type == 1) {  // PERF_CPU_MAP__MASK
-    uint16_t nr = c.u16();
-    uint16_t long_size = c.u16();
-    if (long_size == 8) c.skip(2);  // the 64-bit mask is 8-byte aligned
-    for (uint16_t i = 0; i < nr && c.ok(); ++i) {
-      uint64_t word = long_size == 4 ? c.u32() : c.u64();
-      for (int b = 0; b < long_size * 8; ++b) {
-        if (word & (1ull << b)) cpus.push_back(i * long_size * 8 + b);
-      }
-    }
-  } else if (type == 2) {  // PERF_CPU_MAP__RANGE_CPUS
-    uint8_t any_cpu = c.u8();
-    c.skip(1);
-    uint16_t start = c.u16();
-    uint16_t end = c.u16();
-    if (any_cpu) cpus.push_back(-1);
-    for (int i = start; i <= end && c.ok(); ++i) cpus.push_back(i);
-  }
-  return c.ok() ? cpus : std::vector<int>{};
-}
 
 }  // namespace
 
@@ -67,7 +39,7 @@ void ScriptStat::on_user_record(const RecordView& r) {
       break;
     }
     case kRecordCpuMap:
-      cpus_ = parse_cpu_map(c);
+      cpus_ = decode_cpu_map(c).value_or(std::vector<int>{});
       break;
     case kRecordStatConfig: {
       uint64_t nr = c.u64();
@@ -109,8 +81,8 @@ void ScriptStat::on_user_record(const RecordView& r) {
 
 void ScriptStat::print_round(uint64_t time) {
   if (!header_printed_) {
-    out_.print("{:>3} {:>8} {:>15} {:>15} {:>15} {:>15} {}\n", "CPU", "THREAD", "VAL", "ENA",
-               "RUN", "TIME", "EVENT");
+    out_.print("{:>3} {:>8} {:>15} {:>15} {:>15} {:>15} {}\n", "CPU", "THREAD", "VAL", "ENA", "RUN",
+               "TIME", "EVENT");
     header_printed_ = true;
   }
   const EventList& events = pd_.events();

@@ -14,6 +14,7 @@
 
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/event_name.h"
+#include "readperf/reader/cpu_map.h"
 
 namespace readperf {
 
@@ -48,34 +49,6 @@ struct Stats {
     mean += (v - mean) / n;
   }
 };
-
-// The cpus of a PERF_RECORD_CPU_MAP (cpumap.c cpu_map__new_data): a list, a mask or a range.
-std::vector<int> read_cpu_map(ByteCursor c) {
-  std::vector<int> cpus;
-  uint16_t type = c.u16();
-  if (type == 0) {
-    uint16_t nr = c.u16();
-    for (uint16_t i = 0; i < nr && c.ok(); ++i) cpus.push_back(static_cast<int16_t>(c.u16()));
-  } else if (type == 1) {
-    uint16_t nr = c.u16();
-    uint16_t long_size = c.u16();
-    if (long_size == 8) c.skip(2);
-    for (uint16_t i = 0; i < nr && c.ok(); ++i) {
-      uint64_t word = long_size == 4 ? c.u32() : c.u64();
-      for (int b = 0; b < long_size * 8; ++b) {
-        if (word & (1ull << b)) cpus.push_back(i * long_size * 8 + b);
-      }
-    }
-  } else if (type == 2) {
-    uint8_t any_cpu = c.u8();
-    c.skip(1);
-    uint16_t start = c.u16();
-    uint16_t end = c.u16();
-    if (any_cpu) cpus.push_back(-1);
-    for (int i = start; i <= end && c.ok(); ++i) cpus.push_back(i);
-  }
-  return c.ok() ? cpus : std::vector<int>{};
-}
 
 // One double through a printf format, as perf prints it (fmt's fixed formatting is not asked
 // to reproduce glibc's here).
@@ -118,7 +91,7 @@ class StatReport : public EventSink {
         break;
       }
       case kRecordCpuMap:
-        cpus_ = read_cpu_map(c);
+        cpus_ = decode_cpu_map(c).value_or(std::vector<int>{});
         break;
       case kRecordStatConfig: {
         // stat.c perf_event__read_stat_config(): tags 0 aggr_mode, 1 interval, 2 scale.

@@ -3,10 +3,14 @@
 #include "readperf/output/trace_format.h"
 
 #include <event-parse.h>
+#include <fmt/format.h>
 #include <trace-seq.h>
 
+#include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
@@ -111,6 +115,100 @@ void TraceFormatter::format(uint64_t id, int cpu, Bytes raw, std::string& out) c
   trace_seq_terminate(&s);
   out.append(s.buffer, s.len);
   trace_seq_destroy(&s);
+}
+
+namespace {
+
+// libtraceevent's is_printable_array() as perf 6.1 has it (tools/lib/traceevent).
+bool is_printable_array(const char* p, size_t len) {
+  for (size_t i = 0; i < len && p[i]; ++i) {
+    if (!isprint(static_cast<unsigned char>(p[i])) && !isspace(static_cast<unsigned char>(p[i])))
+      return false;
+  }
+  return true;
+}
+
+// tep_print_field() of perf 6.1's libtraceevent (tools/lib/traceevent/event-parse.c): raw
+// values, not the print format's (the libtraceevent installed here formats them as the
+// event's print fmt does: "target_cpu=000" where perf 6.1 prints "target_cpu=0").
+void print_raw_field(std::string& out, const std::vector<std::byte>& data,
+                     tep_format_field* field) {
+  tep_handle* tep = field->event->tep;
+  const char* base = reinterpret_cast<const char*>(data.data());
+  auto fits = [&](size_t at, size_t n) { return at <= data.size() && n <= data.size() - at; };
+  auto read = [&](size_t at, int size) -> unsigned long long {
+    if (size <= 0 || !fits(at, size)) return 0;
+    return tep_read_number(tep, base + at, size);
+  };
+  if (field->flags & TEP_FIELD_IS_ARRAY) {
+    size_t offset = field->offset;
+    size_t len = field->size;
+    if (field->flags & TEP_FIELD_IS_DYNAMIC) {
+      unsigned long long val = read(offset, field->size);
+      offset = val & 0xffff;
+      len = (val >> 16) & 0xffff;
+      if (field->flags & TEP_FIELD_IS_RELATIVE) offset += field->offset + field->size;
+    }
+    if (!fits(offset, 0)) offset = data.size();
+    size_t avail = data.size() - offset;
+    if ((field->flags & TEP_FIELD_IS_STRING) &&
+        is_printable_array(base + offset, std::min(len, avail))) {
+      // "%s" of the data: up to its NUL (kept inside the record here).
+      out.append(base + offset, strnlen(base + offset, avail));
+    } else {
+      out += "ARRAY[";
+      for (size_t i = 0; i < len && i < avail; ++i) {
+        if (i) out += ", ";
+        out += fmt::format("{:02x}", static_cast<unsigned char>(base[offset + i]));
+      }
+      out += ']';
+      // As perf's: the field is an array from now on.
+      field->flags &= ~static_cast<unsigned long>(TEP_FIELD_IS_STRING);
+    }
+    return;
+  }
+  unsigned long long val = read(field->offset, field->size);
+  if (field->flags & TEP_FIELD_IS_POINTER) {
+    out += fmt::format("0x{:x}", val);
+  } else if (field->flags & TEP_FIELD_IS_SIGNED) {
+    switch (field->size) {
+      case 4:
+        // "If field is long then print it in hex. A long usually stores pointers."
+        if (field->flags & TEP_FIELD_IS_LONG) {
+          out += fmt::format("0x{:x}", static_cast<unsigned>(static_cast<int>(val)));
+        } else {
+          out += fmt::format("{}", static_cast<int>(val));
+        }
+        break;
+      case 2:
+        out += fmt::format("{:2}", static_cast<short>(val));
+        break;
+      case 1:
+        out += fmt::format("{:1}", static_cast<int>(static_cast<signed char>(val)));
+        break;
+      default:
+        out += fmt::format("{}", static_cast<long long>(val));
+    }
+  } else if (field->flags & TEP_FIELD_IS_LONG) {
+    out += fmt::format("0x{:x}", val);
+  } else {
+    out += fmt::format("{}", val);
+  }
+}
+
+}  // namespace
+
+void TraceFormatter::format_fields(uint64_t id, Bytes raw, std::string& out) const {
+  // tep_print_fields(): " name=value" for every field of the event's own (not the common_*).
+  tep_event* ev = tep_find_event(tep_, static_cast<int>(id));
+  if (!ev) return;
+  std::vector<std::byte> data(raw.begin(), raw.end());
+  for (tep_format_field* f = ev->format.fields; f; f = f->next) {
+    out += ' ';
+    out += f->name;
+    out += '=';
+    print_raw_field(out, data, f);
+  }
 }
 
 void TraceFormatter::set_kernel_resolver(KernelResolver r) {

@@ -11,6 +11,7 @@
 #include "readperf/format/perf_abi.h"
 #include "readperf/reader/input_file.h"
 #include "readperf/reader/ordered_queue.h"
+#include "readperf/reader/record_errors.h"
 
 namespace readperf {
 
@@ -567,7 +568,7 @@ Status PerfData::process_records(EventSink& sink, const ProcessOptions& options)
       r.misc = hc.u16();
       r.size = hc.u16();
       if (r.size < kRecordHeaderSize) {
-        return tl::unexpected(record_error(r, head + 16, "is smaller than its header"));
+        return tl::unexpected(record_error(r, head + 16, kSmallerThanHeader));
       }
       bool transient = true;
       if (im.stream) {
@@ -669,7 +670,7 @@ Status PerfData::process_records(EventSink& sink, const ProcessOptions& options)
     r.file_offset = offset;
     r.source = rd.source;
     if (r.size < kRecordHeaderSize) {
-      return tl::unexpected(record_error(r, offset, "is smaller than its header"));
+      return tl::unexpected(record_error(r, offset, kSmallerThanHeader));
     }
     if (r.size > rd.data.size() - rd.pos) {
       return tl::unexpected(record_error(

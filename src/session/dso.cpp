@@ -1,6 +1,9 @@
 #include "readperf/session/dso.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cstdio>
 
 namespace readperf {
 
@@ -24,12 +27,23 @@ std::string module_short_name(std::string_view path) {
   return out;
 }
 
+namespace {
+std::string dso_basename(const std::string& long_name) {
+  // dsos.c dso__set_basename(): a JIT's symbol map (map.c names anonymous executable memory
+  // "/tmp/perf-PID.map") is "[JIT] tid PID", whatever follows the number (sscanf).
+  int tid;
+  if (std::sscanf(long_name.c_str(), "/tmp/perf-%d.map", &tid) == 1) {
+    return fmt::format("[JIT] tid {}", tid);
+  }
+  size_t slash = long_name.rfind('/');
+  return slash == std::string::npos ? long_name : long_name.substr(slash + 1);
+}
+}  // namespace
+
 Dso* DsoTable::add(std::string_view long_name) {
   Dso& d = dsos_.emplace_back();
   d.long_name = std::string(long_name);
-  size_t slash = long_name.rfind('/');
-  d.short_name =
-      std::string(slash == std::string_view::npos ? long_name : long_name.substr(slash + 1));
+  d.short_name = dso_basename(d.long_name);
   by_long_.emplace(d.long_name, &d);
   return &d;
 }

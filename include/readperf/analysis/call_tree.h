@@ -76,6 +76,11 @@ class CallTree {
     nodes_[end].count += count;
   }
 
+  // callchain.c callchain_merge(): every path of `src`'s tree on which chains ended (hit > 0)
+  // appended to `dst`'s with that period (and a count of 1, as perf's), parents before
+  // children, children in their tree's order. `src`'s tree stays, unreachable from `dst`.
+  void merge(NodeId dst, NodeId src);
+
   // Links children and sums cumulative hits; call once, after the last append().
   void finish();
 
@@ -93,6 +98,7 @@ class CallTree {
 
  private:
   NodeId find_or_add(NodeId parent, const ChainFrame& f);
+  void merge_branch(NodeId dst, NodeId node, std::vector<ChainFrame>& path);
 
   std::vector<Node> nodes_;
   bool finished_ = false;

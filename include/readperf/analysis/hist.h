@@ -48,9 +48,10 @@ struct HistConfig {
 // One resolved address as the histogram sees it (perf's addr_location after machine__resolve
 // or fill_callchain_info).
 struct HistFrame {
-  ChainFrame chain;   // ip as recorded, dso, symbol
-  uint64_t addr = 0;  // map-relative (al->addr): what an entry without symbol shows
-  char level = 0;     // 'k', '.', ...; 0 for a call-chain frame with neither map nor symbol
+  ChainFrame chain;       // ip as recorded, dso, symbol
+  uint64_t addr = 0;      // map-relative (al->addr): what an entry without symbol shows
+  uint64_t sym_addr = 0;  // the address in the symbol's coordinates (Frame::sym_addr)
+  char level = 0;         // 'k', '.', ...; 0 for a call-chain frame with neither map nor symbol
   // The srcline, interned (equal strings, equal pointers); only with --sort srcline.
   std::string_view srcline;
 };
@@ -59,13 +60,19 @@ struct HistFrame {
 struct HistSample {
   const Thread* thread = nullptr;
   std::string_view comm;  // thread__comm() when the sample is processed
-  HistFrame self;         // the sample's own address
+  // The comm is the thread's default ":tid", which its first COMM will rename in place
+  // (comm__override): perf's entries point at that comm and print its final name.
+  bool placeholder_comm = false;
+  HistFrame self;  // the sample's own address
   // The callchain cursor in perf's order for this report: leaf first (callee order) or
   // root first (caller order). Empty without a call chain.
   std::span<const HistFrame> chain;
   uint64_t period = 0;
   uint8_t filtered = 0;  // HIST_FILTER bits from --comms/--dsos/--symbols
   uint8_t cpumode = 0;   // PERF_RECORD_MISC_CPUMODE: which of period_sys/us it counts in
+  // The `trace` key's text, interned (equal strings, equal pointers); null data for a sample
+  // of an event that is not a tracepoint ("N/A").
+  std::string_view trace;
 };
 
 struct HistEntry {
@@ -74,8 +81,12 @@ struct HistEntry {
   const Dso* dso = nullptr;
   const Symbol* sym = nullptr;
   uint64_t ip = 0;  // he->ip: al->addr of the frame that made the entry
+  // map->unmap_ip(map, sym->start): the symbol's start as an address, what a data symbol's
+  // offset is counted from (sort.c _hist_entry__sym_snprintf).
+  uint64_t sym_base = 0;
   char level = '.';
   std::string_view srcline;  // he->srcline
+  std::string_view trace;    // he->trace_output (HistSample::trace)
   uint8_t filtered = 0;
   uint64_t period = 0;      // self
   uint64_t nr_events = 0;   // self samples
@@ -112,6 +123,10 @@ class Hists {
   const CallTree& tree() const { return tree_; }
 
   uint64_t nr_samples() const { return nr_samples_; }
+  // Whether perf had formatted the entries' trace text when it measured the columns: it does
+  // so lazily, on the first comparison of two entries, which a histogram that was given a
+  // single sample never makes (its "Trace output" column keeps the header's width).
+  bool trace_widths_known() const { return lookups_ > 1; }
   uint64_t total_period() const { return total_period_; }
   // hists->stats.nr_non_filtered_samples and total_non_filtered_period (after finish()):
   // the samples and period of the entries no filter hides.
@@ -137,9 +152,13 @@ class Hists {
     uint64_t w[8] = {};
     bool operator==(const Key&) const = default;
   };
-  Key make_key(uint32_t comm, const Thread* t, const HistFrame& f, uint64_t ip,
-               uint32_t dso_id) const;
+  Key make_key(uint32_t comm, const Thread* t, const HistFrame& f, uint64_t ip, uint32_t dso_id,
+               std::string_view trace) const;
   uint32_t intern_comm(std::string_view comm);
+  uint32_t placeholder_comm(const Thread* t, std::string_view comm);
+  // The placeholder comms renamed as their threads' first COMMs renamed them, and the entries
+  // that then share every key merged (hists__collapse_resort()).
+  void rename_placeholder_comms();
   uint32_t dso_name_id(const Dso* dso);
   uint32_t findnew(const Key& key, const HistSample& s, const HistFrame& f, uint64_t ip,
                    uint32_t comm, bool& created);
@@ -161,6 +180,9 @@ class Hists {
 
   std::vector<std::string> comms_;
   std::unordered_map<std::string, uint32_t> comm_ids_;
+  std::unordered_map<const Thread*, uint32_t> placeholder_ids_;  // ids outside comm_ids_
+  std::vector<bool> merged_;  // by entry id: merged into another by finish()
+  int comm_word_ = -1;        // the Key word holding the comm id, -1 without a comm key
   std::vector<std::string_view> dso_names_;  // by name id; 0 is "no dso"
   std::unordered_map<std::string_view, uint32_t> dso_name_ids_;
   std::unordered_map<const Dso*, uint32_t> dso_ids_;
@@ -174,6 +196,7 @@ class Hists {
   uint64_t callchain_non_filtered_period_ = 0;
   uint64_t total_non_filtered_period_ = 0;
   uint64_t stamp_ = 0;
+  uint64_t lookups_ = 0;  // hists__findnew_entry() calls (and replayed ones)
   bool has_dso_key_ = false;
 };
 

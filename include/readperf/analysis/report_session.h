@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,6 +48,11 @@ struct ReportSetup {
   // Sees every record before the report does (exporters that need more than the histograms:
   // record counts, processes, a record-by-record listing); not owned, may be null.
   EventSink* tap = nullptr;
+  // The `trace` key's text of a tracepoint sample (sort.c get_trace_output()): given by the
+  // caller, which owns the formatter (libtraceevent) and keeps the text alive and interned
+  // (equal texts, one pointer) as long as the report; kernel addresses in the text resolve
+  // through the session's Resolver. Unset, tracepoint samples share "".
+  std::function<std::string_view(const Evsel&, const Sample&, Resolver&, const Thread&)> trace_text;
 };
 
 struct ReportData {

@@ -25,6 +25,9 @@ enum class SortKey : uint8_t {
   kIpcNull,
   // "srcline": sort.c sort_srcline, "file.c:123" from the DWARF line table (else "sym+off").
   kSrcline,
+  // "trace": a tracepoint sample's formatted fields (sort.c sort_trace, "N/A" for other
+  // events); the default of a recording of tracepoints only.
+  kTrace,
 };
 
 // ui/hist.c's hpp columns (PERF_HPP__*): values of an entry, not keys that group samples.
@@ -76,10 +79,14 @@ struct SortingOptions {
   bool show_cpu_utilization = false;
   bool show_nr_samples = false;
   bool show_total_period = false;
+  // get_default_sort_order(): kDefaultTracepointSortOrder for a recording of tracepoints only.
+  std::string_view default_order = "comm,dso,symbol";
 };
 
 // perf's default sort order for a non-tracepoint recording (sort.c default_sort_order).
 inline constexpr std::string_view kDefaultSortOrder = "comm,dso,symbol";
+// ... and for one whose events are all tracepoints (default_tracepoint_sort_order).
+inline constexpr std::string_view kDefaultTracepointSortOrder = "trace";
 
 // sort.c setup_sort_list(): keys separated by ',' or ' ', each matched case-insensitively as
 // a prefix of a key name in perf's table order ("sym" is "symbol", "d" is "dso"). Keys perf

@@ -51,6 +51,9 @@ class TraceFormatter {
   // Appends the formatted fields of one sample's raw data (tep_print_event "%s" of
   // TEP_PRINT_INFO); nothing when the id has no format.
   void format(uint64_t id, int cpu, Bytes raw, std::string& out) const;
+  // Appends every field as "name=value" with raw numbers (tep_print_fields(), what report's
+  // --raw-trace prints); nothing when the id has no format.
+  void format_fields(uint64_t id, Bytes raw, std::string& out) const;
   // Replaces libtraceevent's kallsyms lookup (perf script sets machine__resolve_kernel_addr).
   void set_kernel_resolver(KernelResolver r);
 
