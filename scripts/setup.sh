@@ -27,6 +27,8 @@ packages=(
   protobuf-compiler chromium chromium-driver  # viewer tests: protoc --decode, the flame graph page
   less tmux                                # the pager by default; the terminal tests' terminal
   help2man dpkg-dev                        # man pages from --help; cpack -G DEB's dpkg-shlibdeps
+  python3-pybind11 python3-numpy python3-pandas python3-pytest  # the readperf Python package
+  python3-dask python3-distributed         # readperf.dask: fleets of recordings
 )
 # node and npm for the viewer tests (tests/viewers): Debian's, unless a node with npm is there.
 command -v npm >/dev/null || packages+=(nodejs npm)

@@ -1,0 +1,226 @@
+"""readperf: perf.data recordings as numpy columns and pandas DataFrames.
+
+    import readperf
+    rec = readperf.open("perf.data", buildid_dir="~/.debug")
+    rec.header["hostname"], [e["name"] for e in rec.events]
+    df = rec.samples()            # one row per sample: time, pid, tid, cpu, event, period,
+                                  # comm, dso, symbol, stack_id (categoricals share names)
+    rec.frames(), rec.stacks()    # the model's frame and stack tables
+    rec.function_costs()          # period per (event, comm, dso, symbol) of the leaf frames
+
+Every sample is resolved once in C++ (the same resolver as `readperf report` and `script`);
+the columns are numpy arrays over the library's own memory, no Python object per sample.
+A damaged file raises ReadError, which carries the offset of the damage and the recording
+read up to it; open(..., partial=True) returns that recording instead, its error in
+`rec.errors`.
+"""
+
+import os as _os
+
+import numpy as _np
+
+from . import _readperf
+
+__all__ = ["open", "Recording", "ReadError"]
+
+FLAG_HAS_SYMBOL = _readperf.FLAG_HAS_SYMBOL
+FLAG_INLINED = _readperf.FLAG_INLINED
+FLAG_UNWOUND = _readperf.FLAG_UNWOUND
+FLAG_USER_DSO = _readperf.FLAG_USER_DSO
+
+
+class ReadError(Exception):
+    """A recording that could not be read whole.
+
+    Attributes: path, offset (the file offset of the damage, or None), what (what was wrong),
+    recording (a Recording of what was read before the damage; None when nothing could be).
+    """
+
+    def __init__(self, message, path, offset, what, recording):
+        super().__init__(message)
+        self.path = path
+        self.offset = offset
+        self.what = what
+        self.recording = recording
+
+
+def _path(p):
+    return None if p is None else _os.fspath(_os.path.expanduser(_os.fspath(p)))
+
+
+def open(path, buildid_dir=None, symfs=None, kallsyms=None, partial=False, lines=False,
+         srclines=False, max_stack=127):  # pylint: disable=redefined-builtin
+    """Reads the recording at `path` (a perf.data file, a `perf record --threads` directory
+    or a pipe-mode stream saved to a file) and resolves its samples.
+
+    buildid_dir: the build-id cache (default $PERF_BUILDID_DIR or ~/.debug); symfs: a root
+    prepended to the binaries' paths; kallsyms: a kallsyms file for the kernel's symbols.
+    lines: look up each frame's source file and line (DWARF); srclines: perf's srcline of each
+    frame (slower: addr2line's answer). partial: return what was read before damage instead
+    of raising ReadError.
+    """
+    raw = _readperf.open_recording(_path(path), buildid_dir=_path(buildid_dir),
+                                   symfs=_path(symfs), kallsyms=_path(kallsyms), lines=lines,
+                                   srclines=srclines, max_stack=max_stack)
+    if not raw.opened:
+        err = raw.error
+        raise ReadError(err["message"], _os.fspath(path), err["offset"], err["what"], None)
+    rec = Recording(raw)
+    if raw.error is not None and not partial:
+        err = raw.error
+        raise ReadError(err["message"], _os.fspath(path), err["offset"], err["what"], rec)
+    return rec
+
+
+class Recording:
+    """One recording read into readperf's profile model."""
+
+    def __init__(self, raw):
+        self._raw = raw
+        self.path = raw.path
+        self.header = raw.header
+        self.events = raw.events
+        # Damage read past (a data section cut short), then what stopped the reading: dicts
+        # of message, offset and what.
+        self.errors = list(raw.warnings) + ([raw.error] if raw.error is not None else [])
+        self._strings = None
+
+    def __repr__(self):
+        return "<readperf.Recording %r: %d samples, %d events>" % (
+            self.path, len(self), len(self.events))
+
+    def __len__(self):
+        return len(self._raw.sample_columns()["time"])
+
+    @property
+    def strings(self):
+        """The model's string table: every name, interned once (index 0 is '')."""
+        if self._strings is None:
+            self._strings = _np.array(self._raw.strings, dtype=object)
+        return self._strings
+
+    def bytes_per_sample(self):
+        """The memory the sample columns take per sample, in bytes."""
+        return self._raw.bytes_per_sample()
+
+    def sample_columns(self):
+        """The sample columns as read-only numpy arrays (views of the library's memory):
+        time, pid, tid, cpu, event (index into events), period, stack_id, comm (string id),
+        and addr and weight when the recording has them."""
+        return self._raw.sample_columns()
+
+    def _categorical(self, codes):
+        import pandas as pd
+        strings = self.strings
+        used = _np.unique(codes[codes >= 0]) if len(codes) else _np.array([], dtype=_np.int64)
+        remap = _np.full(len(strings), -1, dtype=_np.int64)
+        remap[used] = _np.arange(len(used))
+        new_codes = _np.where(codes >= 0, remap[_np.maximum(codes, 0)], -1)
+        return pd.Categorical.from_codes(new_codes, categories=list(strings[used]))
+
+    def _leaf_frames(self, stack_ids):
+        """The leaf frame of each stack id (-1 for the empty stack 0)."""
+        stacks = self._raw.stack_columns()
+        leaf = _np.concatenate([[-1], stacks["frame"].astype(_np.int64)])
+        return leaf[stack_ids.astype(_np.int64)]
+
+    def samples(self):
+        """A pandas DataFrame, one row per sample, in perf's order: time, pid, tid, cpu, event,
+        period, comm, dso and symbol (of the sample's own frame), stack_id, and addr and weight
+        when recorded. Names are categoricals."""
+        import pandas as pd
+        c = self.sample_columns()
+        frames = self._raw.frame_columns()
+        leaf = self._leaf_frames(c["stack_id"])
+        has = leaf >= 0
+        safe = _np.maximum(leaf, 0)
+        dso = _np.where(has, frames["dso"][safe].astype(_np.int64), -1)
+        sym = _np.where(has, frames["symbol"][safe].astype(_np.int64), -1)
+        events = pd.Categorical.from_codes(c["event"].astype(_np.int64),
+                                           categories=_unique_names(self.events))
+        data = {
+            "time": c["time"],
+            "pid": c["pid"],
+            "tid": c["tid"],
+            "cpu": c["cpu"],
+            "event": events,
+            "period": c["period"],
+            "comm": self._categorical(c["comm"].astype(_np.int64)),
+            "dso": self._categorical(dso),
+            "symbol": self._categorical(sym),
+            "stack_id": c["stack_id"],
+        }
+        for opt in ("addr", "weight"):
+            if opt in c:
+                data[opt] = c[opt]
+        return pd.DataFrame(data, copy=False)
+
+    def frames(self):
+        """The frame table, indexed by frame id: address (as recorded), rel_address
+        (map-relative), dso, symbol, offset, srcline, file, line, inlined, unwound, has_symbol,
+        user_dso (perf prints rel_address for those, address for the others), mapping."""
+        import pandas as pd
+        f = self._raw.frame_columns()
+        s = self.strings
+        flags = f["flags"]
+        df = pd.DataFrame({
+            "address": f["address"],
+            "rel_address": f["rel_address"],
+            "dso": self._categorical(f["dso"].astype(_np.int64)),
+            "symbol": self._categorical(f["symbol"].astype(_np.int64)),
+            "offset": f["offset"],
+            "srcline": s[f["srcline"]],
+            "file": s[f["file"]],
+            "line": f["line"],
+            "inlined": (flags & FLAG_INLINED) != 0,
+            "unwound": (flags & FLAG_UNWOUND) != 0,
+            "has_symbol": (flags & FLAG_HAS_SYMBOL) != 0,
+            "user_dso": (flags & FLAG_USER_DSO) != 0,
+            "mapping": f["mapping"],
+        })
+        df.index.name = "frame_id"
+        return df
+
+    def stacks(self):
+        """The stack table, indexed by stack id (from 1): frame (the stack's leaf frame id)
+        and parent (its caller's stack id, 0 at the root)."""
+        import pandas as pd
+        st = self._raw.stack_columns()
+        df = pd.DataFrame({"frame": st["frame"], "parent": st["parent"]},
+                          index=_np.arange(1, len(st["frame"]) + 1))
+        df.index.name = "stack_id"
+        return df
+
+    def stack(self, stack_id):
+        """The frame ids of one stack, leaf first."""
+        st = self._raw.stack_columns()
+        out = []
+        s = int(stack_id)
+        while s:
+            out.append(int(st["frame"][s - 1]))
+            s = int(st["parent"][s - 1])
+        return out
+
+    def function_costs(self):
+        """Period and sample count per (event, comm, dso, symbol) of the samples' own frames:
+        `report --no-children --sort comm,dso,sym` as a DataFrame, largest first."""
+        df = self.samples()
+        g = df.groupby(["event", "comm", "dso", "symbol"], observed=True, dropna=False)
+        out = g["period"].agg(["sum", "count"]).rename(
+            columns={"sum": "period", "count": "samples"}).reset_index()
+        return out.sort_values("period", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def _unique_names(events):
+    """Event names as categories: pandas wants them unique, perf's need not be."""
+    seen = {}
+    out = []
+    for e in events:
+        n = e["name"]
+        if n in seen:
+            seen[n] += 1
+            n = "%s#%d" % (n, seen[n])
+        else:
+            seen[n] = 0
+        out.append(n)
+    return out

@@ -1,0 +1,156 @@
+"""Fleets of recordings on Dask: each file read by a worker, its costs aggregated.
+
+    from distributed import Client, LocalCluster
+    import readperf.dask as rpd
+
+    client = Client(LocalCluster(n_workers=2))          # or Client("tcp://scheduler:8786")
+    fleet = rpd.fleet_costs(paths, hosts=names, client=client, buildid_dir="/srv/debug")
+    fleet.costs          # period and samples per (event, dso, symbol) over every readable file
+    fleet.per_host       # the same per host
+    fleet.errors         # one row per file that could not be read: path, host, offset, message
+    rpd.top_functions(fleet.costs, 10)
+    rpd.hosts_above_median(fleet.per_host, "leaf")
+
+    ddf = rpd.read_samples(paths, hosts=names)           # a dask DataFrame, one partition a file
+
+Workers need only this package and the files (paths on shared storage): each opens its own.
+A file that fails to read gives an error row and the job goes on without its samples.
+"""
+
+import os
+from collections import namedtuple
+
+import numpy as np
+import pandas as pd
+
+import readperf
+
+__all__ = ["read_samples", "fleet_costs", "file_costs", "top_functions", "hosts_above_median",
+           "FleetCosts"]
+
+COST_KEYS = ["event", "dso", "symbol"]
+ERROR_COLUMNS = ["path", "host", "offset", "message"]
+
+FleetCosts = namedtuple("FleetCosts", ["costs", "per_host", "errors"])
+
+
+def _host_of(path):
+    return os.path.basename(os.path.dirname(os.path.abspath(path))) or path
+
+
+def _hosts(paths, hosts):
+    paths = [os.fspath(p) for p in paths]
+    if hosts is None:
+        hosts = [_host_of(p) for p in paths]
+    hosts = list(hosts)
+    if len(hosts) != len(paths):
+        raise ValueError("hosts must name one host per path")
+    return paths, hosts
+
+
+def _sample_frame(path, host, open_kw):
+    """One file's samples with host and path columns (names as plain strings, so that
+    partitions of different files concatenate), or an empty frame when it cannot be read."""
+    try:
+        df = readperf.open(path, **open_kw).samples()
+    except readperf.ReadError:
+        return _empty_samples()
+    out = pd.DataFrame({"host": host, "path": path}, index=df.index)
+    for col in df.columns:
+        s = df[col]
+        out[col] = s.astype(object) if isinstance(s.dtype, pd.CategoricalDtype) else s
+    return out
+
+
+def _empty_samples():
+    return pd.DataFrame({
+        "host": pd.Series(dtype=object), "path": pd.Series(dtype=object),
+        "time": pd.Series(dtype=np.uint64), "pid": pd.Series(dtype=np.int32),
+        "tid": pd.Series(dtype=np.int32), "cpu": pd.Series(dtype=np.uint32),
+        "event": pd.Series(dtype=object), "period": pd.Series(dtype=np.uint64),
+        "comm": pd.Series(dtype=object), "dso": pd.Series(dtype=object),
+        "symbol": pd.Series(dtype=object), "stack_id": pd.Series(dtype=np.uint32),
+    })
+
+
+def read_samples(paths, hosts=None, **open_kw):
+    """A dask DataFrame of every file's samples, one partition per file, with `host` (default:
+    the file's directory name) and `path` columns. Files that cannot be read give no rows
+    (fleet_costs() reports them)."""
+    import dask
+    import dask.dataframe as dd
+    paths, hosts = _hosts(paths, hosts)
+    parts = [dask.delayed(_sample_frame)(p, h, open_kw) for p, h in zip(paths, hosts)]
+    return dd.from_delayed(parts, meta=_empty_samples(), verify_meta=False)
+
+
+def file_costs(path, host=None, **open_kw):
+    """(costs, error) of one file: its samples' period and count per (event, dso, symbol) of
+    their own frames, and None; or an empty table and the error row when it cannot be read."""
+    host = _host_of(path) if host is None else host
+    try:
+        rec = readperf.open(path, **open_kw)
+    except readperf.ReadError as e:
+        err = {"path": os.fspath(path), "host": host, "offset": e.offset, "message": str(e)}
+        return _empty_costs(), err
+    df = rec.samples()
+    g = df.groupby(COST_KEYS, observed=True, dropna=False)["period"].agg(["sum", "count"])
+    g = g.rename(columns={"sum": "period", "count": "samples"}).reset_index()
+    for k in COST_KEYS:
+        g[k] = g[k].astype(object)
+    g["period"] = g["period"].astype(np.int64)
+    g["samples"] = g["samples"].astype(np.int64)
+    g.insert(0, "host", host)
+    return g, None
+
+
+def _empty_costs():
+    return pd.DataFrame({"host": pd.Series(dtype=object), "event": pd.Series(dtype=object),
+                         "dso": pd.Series(dtype=object), "symbol": pd.Series(dtype=object),
+                         "period": pd.Series(dtype=np.int64),
+                         "samples": pd.Series(dtype=np.int64)})
+
+
+def fleet_costs(paths, hosts=None, client=None, **open_kw):
+    """Reads every file on the Dask scheduler (`client`'s, else dask's default) and sums the
+    costs of their functions: FleetCosts(costs, per_host, errors), costs sorted by period."""
+    import dask
+    paths, hosts = _hosts(paths, hosts)
+    tasks = [dask.delayed(file_costs, pure=False)(p, h, **open_kw) for p, h in zip(paths, hosts)]
+    if client is not None:
+        results = client.gather(client.compute(tasks))
+    else:
+        results = dask.compute(*tasks)
+    tables = [t for t, _ in results]
+    errors = pd.DataFrame([e for _, e in results if e is not None], columns=ERROR_COLUMNS)
+    every = pd.concat([_empty_costs()] + tables, ignore_index=True)
+    per_host = (every.groupby(["host"] + COST_KEYS, dropna=False)[["period", "samples"]].sum()
+                .reset_index())
+    costs = (every.groupby(COST_KEYS, dropna=False)
+             .agg(period=("period", "sum"), samples=("samples", "sum"),
+                  hosts=("host", "nunique"))
+             .reset_index()
+             .sort_values(["period"] + COST_KEYS, ascending=[False, True, True, True])
+             .reset_index(drop=True))
+    return FleetCosts(costs, per_host, errors)
+
+
+def top_functions(costs, n=10, event=None):
+    """The `n` functions with the most period (of `event`, if given) in a costs table."""
+    c = costs if event is None else costs[costs["event"] == event]
+    c = c.groupby(["dso", "symbol"], dropna=False)[["period", "samples"]].sum().reset_index()
+    return c.sort_values(["period", "symbol"], ascending=[False, True]).head(n).reset_index(
+        drop=True)
+
+
+def hosts_above_median(per_host, symbol, event=None):
+    """Hosts whose share of period in `symbol` is above the fleet's median share: host,
+    share, median, sorted by share."""
+    c = per_host if event is None else per_host[per_host["event"] == event]
+    total = c.groupby("host")["period"].sum()
+    mine = c[c["symbol"] == symbol].groupby("host")["period"].sum()
+    share = (mine.reindex(total.index, fill_value=0) / total).rename("share")
+    median = share.median()
+    out = share[share > median].sort_values(ascending=False).reset_index()
+    out["median"] = median
+    return out

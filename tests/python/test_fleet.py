@@ -1,0 +1,104 @@
+"""readperf.dask on a real distributed LocalCluster: copies of golden recordings under several
+host names plus one damaged file. The fleet's totals must be the sum of each file's own, and
+those the periods perf's `script` printed; the damaged file is skipped with its error and offset."""
+
+import gzip
+import os
+import re
+import shutil
+
+import pytest
+
+import readperf
+import readperf.dask as rpd
+from damage import damaged_copy
+
+distributed = pytest.importorskip("distributed")
+
+GOLDEN = os.environ.get("READPERF_GOLDEN",
+                        os.path.join(os.path.dirname(__file__), "..", "golden"))
+BUILDID = os.path.join(GOLDEN, "buildid")
+CASES = ["spin-fp", "default", "zstd"]
+HOSTS = 13  # copies of each case: with the damaged file, 40 recordings
+
+
+def script_total(case):
+    """The periods perf script printed for the case's samples (its header lines' 4th word)."""
+    with gzip.open(os.path.join(GOLDEN, case, "expected", "script.txt.gz"), "rt",
+                   errors="surrogateescape") as f:
+        return sum(int(line.split()[3]) for line in f
+                   if line.strip() and not line[0].isspace())
+
+
+@pytest.fixture(scope="module")
+def fleet(tmp_path_factory):
+    root = tmp_path_factory.mktemp("fleet")
+    paths, hosts = [], []
+    for h in range(HOSTS):
+        for case in CASES:
+            host = "host-%02d" % h
+            d = root / host / case
+            d.mkdir(parents=True)
+            shutil.copy(os.path.join(GOLDEN, case, "perf.data"), d / "perf.data")
+            paths.append(str(d / "perf.data"))
+            hosts.append(host)
+    # A damaged recording: read, it stops with an error (its samples are not counted).
+    bad = root / "host-bad" / "perf.data"
+    bad.parent.mkdir()
+    at = damaged_copy(GOLDEN, str(bad))
+    paths.append(str(bad))
+    hosts.append("host-bad")
+    return paths, hosts, str(bad), at
+
+
+@pytest.fixture(scope="module")
+def client():
+    # Two worker processes: each imports readperf and opens its files itself.
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None)
+    c = distributed.Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+def test_fleet_totals_are_the_sum_of_the_files(fleet, client):
+    paths, hosts, bad, at = fleet
+    result = rpd.fleet_costs(paths, hosts=hosts, client=client, buildid_dir=BUILDID)
+    want = HOSTS * sum(script_total(c) for c in CASES)
+    assert int(result.costs["period"].sum()) == want
+    # Each file alone, read here, adds up to the same.
+    alone = sum(int(readperf.open(p, buildid_dir=BUILDID).samples()["period"].sum())
+                for p in paths if p != bad)
+    assert alone == want
+    # Every host has every case's functions; the damaged file gave none.
+    assert set(result.per_host["host"]) == {"host-%02d" % h for h in range(HOSTS)}
+    assert len(result.errors) == 1
+    err = result.errors.iloc[0]
+    assert err["path"] == bad and err["host"] == "host-bad" and err["offset"] == at
+    assert hex(at) in err["message"]
+    # The top function of the fleet: spin-fp's leaf, on every host.
+    top = rpd.top_functions(result.costs, 1)
+    assert top["symbol"].iloc[0] == "leaf"
+    leaf = result.costs[result.costs["symbol"] == "leaf"]
+    assert int(leaf["hosts"].iloc[0]) == HOSTS
+
+
+def test_hosts_above_median(fleet, client):
+    paths, hosts, bad, _ = fleet
+    # host-00 records spin-fp twice: it spends more in leaf than the fleet's median host.
+    paths = paths + [paths[0]]
+    hosts = hosts + [hosts[0]]
+    result = rpd.fleet_costs(paths, hosts=hosts, client=client, buildid_dir=BUILDID)
+    above = rpd.hosts_above_median(result.per_host, "leaf")
+    assert list(above["host"]) == ["host-00"]
+    assert (above["share"] > above["median"]).all()
+
+
+def test_read_samples_has_a_partition_per_file(fleet, client):
+    paths, hosts, bad, _ = fleet
+    ddf = rpd.read_samples(paths, hosts=hosts, buildid_dir=BUILDID)
+    assert ddf.npartitions == len(paths)
+    per_host = client.compute(ddf.groupby("host")["period"].sum()).result()
+    assert "host-bad" not in per_host.index
+    assert int(per_host.sum()) == HOSTS * sum(script_total(c) for c in CASES)

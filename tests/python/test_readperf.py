@@ -1,0 +1,173 @@
+"""The readperf Python package on the golden recordings, against what perf 6.1 printed for
+them (tests/golden/<case>/expected/*.txt.gz). Run by ctest (python/readperf) with
+PYTHONPATH=build/python and READPERF_GOLDEN=tests/golden."""
+
+import gzip
+import os
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import readperf
+from damage import damaged_copy
+
+GOLDEN = os.environ.get("READPERF_GOLDEN",
+                        os.path.join(os.path.dirname(__file__), "..", "golden"))
+BUILDID = os.path.join(GOLDEN, "buildid")
+
+
+def golden(case, kind):
+    with gzip.open(os.path.join(GOLDEN, case, "expected", kind + ".txt.gz"), "rt",
+                   errors="surrogateescape") as f:
+        return f.read()
+
+
+def recording(case):
+    path = os.path.join(GOLDEN, case, "perf.data")
+    return path if os.path.exists(path) else path + ".pipe"
+
+
+def open_case(case, **kw):
+    return readperf.open(recording(case), buildid_dir=BUILDID, **kw)
+
+
+def test_header_is_perfs():
+    rec = open_case("spin-fp")
+    text = golden("spin-fp", "header")
+    want = dict(re.findall(r"^# (hostname|os release|perf version|arch) : (.*)$", text, re.M))
+    assert rec.header["hostname"] == want["hostname"]
+    assert rec.header["os_release"] == want["os release"]
+    assert rec.header["version"] == want["perf version"]
+    assert rec.header["arch"] == want["arch"]
+    assert rec.header["data_size"] == int(re.search(r"# data size\s+: (\d+)", text).group(1))
+    assert rec.header["container"] == "file"
+    assert isinstance(rec.header["features"], list) and rec.header["features"]
+
+
+def test_samples_match_report_totals():
+    rec = open_case("spin-fp")
+    report = golden("spin-fp", "report")
+    n = int(re.search(r"# Samples: (\d+)", report).group(1))
+    total = int(re.search(r"# Event count \(approx.\): (\d+)", report).group(1))
+    event = re.search(r"of event '([^']+)'", report).group(1)
+    df = rec.samples()
+    assert len(rec) == n == len(df)
+    assert int(df["period"].sum()) == total
+    assert [e["name"] for e in rec.events] == [event]
+    assert set(df["event"].astype(str)) == {event}
+    # Numeric columns are numpy dtypes, names categoricals: no Python object per row.
+    assert df["time"].dtype == np.uint64 and df["pid"].dtype == np.int32
+    assert isinstance(df["symbol"].dtype, pd.CategoricalDtype)
+
+
+def test_function_costs_are_reports_entries():
+    # report --no-children --sort comm,dso,sym: "    98.93%  spin     spin   [.] leaf"
+    rec = open_case("spin-fp")
+    report = golden("spin-fp", "report")
+    want = {}
+    for pct, comm, dso, sym in re.findall(
+            r"^\s+(\d+\.\d+)%\s+(\S+)\s+(\S+)\s+\[.\] (.+?)\s*$", report, re.M):
+        want[(comm, dso, sym)] = pct
+    assert want
+    costs = rec.function_costs()
+    total = costs["period"].sum()
+    got = {}
+    for row in costs.itertuples():
+        dso = os.path.basename(row.dso) if not row.dso.startswith("[") else row.dso
+        got[(row.comm, dso, row.symbol)] = "%.2f" % (100.0 * row.period / total)
+    assert got == want
+
+
+def script_samples(case):
+    """perf script's samples: (comm, tid, period, [frame lines])."""
+    out = []
+    for block in golden(case, "script").split("\n\n"):
+        lines = [l for l in block.split("\n") if l]
+        if not lines:
+            continue
+        head = lines[0].split()
+        out.append((head[0], int(head[1]), int(head[3]),
+                    [l.strip() for l in lines[1:]]))
+    return out
+
+
+def test_stacks_and_frames_are_perf_scripts():
+    rec = open_case("spin-fp")
+    df = rec.samples()
+    frames = rec.frames()
+    want = script_samples("spin-fp")
+    assert len(want) == len(df)
+    for i, (comm, tid, period, chain) in enumerate(want):
+        assert df["comm"].iloc[i] == comm
+        assert df["tid"].iloc[i] == tid
+        assert df["period"].iloc[i] == period
+        got = []
+        for fid in rec.stack(df["stack_id"].iloc[i]):
+            f = frames.loc[fid]
+            addr = f.rel_address if f.user_dso else f.address
+            sym = f.symbol + ("+0x%x" % f.offset if f.has_symbol else "")
+            got.append("%x %s (%s)" % (addr, sym, f.dso))
+        assert got == chain, i
+        # The sample's own symbol is its stack's leaf.
+        assert df["symbol"].iloc[i] == chain[0].split(" ")[1].split("+0x")[0]
+
+
+def test_stacks_are_shared():
+    rec = open_case("spin-fp")
+    stacks = rec.stacks()
+    depth = sum(len(rec.stack(s)) for s in rec.samples()["stack_id"])
+    assert depth > 2000
+    assert len(stacks) < 100
+    assert (stacks["parent"] < stacks.index).all()  # callers come first
+    assert rec.bytes_per_sample() <= 48
+
+
+def test_sample_columns_are_views():
+    rec = open_case("spin-fp")
+    cols = rec.sample_columns()
+    assert not cols["period"].flags.writeable
+    assert cols["period"].base is not None
+    again = rec.sample_columns()
+    assert np.shares_memory(cols["time"], again["time"])
+
+
+def test_lines_and_inline_frames():
+    rec = open_case("dwarf-cxx", lines=True, srclines=True)
+    frames = rec.frames()
+    assert frames["inlined"].any()
+    assert ((frames["file"] != "") & (frames["line"] > 0)).any()
+    assert (frames["srcline"] != "").any()
+
+
+def test_damaged_file_raises_with_offset(tmp_path):
+    path = str(tmp_path / "damaged.data")
+    at = damaged_copy(GOLDEN, path)
+    whole = len(open_case("dwarf-cxx"))
+    with pytest.raises(readperf.ReadError) as err:
+        readperf.open(path, buildid_dir=BUILDID)
+    assert err.value.offset == at
+    assert hex(at) in str(err.value)
+    assert 0 < len(err.value.recording) < whole
+    rec = readperf.open(path, buildid_dir=BUILDID, partial=True)
+    assert rec.errors[-1]["offset"] == at
+    assert len(rec.samples()) == len(err.value.recording)
+
+
+def test_not_a_recording(tmp_path):
+    path = tmp_path / "not.data"
+    path.write_bytes(b"hello, this is not perf data at all" * 10)
+    with pytest.raises(readperf.ReadError) as err:
+        readperf.open(str(path))
+    assert err.value.recording is None
+    with pytest.raises(readperf.ReadError):
+        readperf.open(str(tmp_path / "missing.data"))
+
+
+def test_pipe_and_directory_recordings():
+    for case, container in (("pipe", "pipe"), ("threads-dir", "directory")):
+        rec = open_case(case)
+        assert rec.header["container"] == container
+        total = sum(period for _, _, period, _ in script_samples(case))
+        assert int(rec.samples()["period"].sum()) == total, case
