@@ -123,6 +123,7 @@ uint32_t ProfileBuilder::frame_id(const Frame& f, bool unwound, bool chain, Reso
   pf.symbol_offset = f.symoff();
   pf.mapping = mapping_id(f);
   pf.dso = intern(f.dso_name());
+  pf.short_dso = f.map && f.dso ? intern(f.dso->short_name) : pf.dso;
   pf.symbol = intern(f.symbol_name());
   pf.cpumode = f.cpumode;
   pf.flags = flags;

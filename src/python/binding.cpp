@@ -233,6 +233,7 @@ PYBIND11_MODULE(_readperf, m) {
              d["mapping"] = col([](const ProfileFrame& f) { return f.mapping; });
              d["dso"] = col([](const ProfileFrame& f) { return f.dso; });
              d["symbol"] = col([](const ProfileFrame& f) { return f.symbol; });
+             d["short_dso"] = col([](const ProfileFrame& f) { return f.short_dso; });
              d["offset"] = col([](const ProfileFrame& f) { return f.symbol_offset; });
              d["srcline"] = col([](const ProfileFrame& f) { return f.srcline; });
              d["file"] = col([](const ProfileFrame& f) { return f.file; });

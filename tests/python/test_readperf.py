@@ -2,9 +2,11 @@
 them (tests/golden/<case>/expected/*.txt.gz). Run by ctest (python/readperf) with
 PYTHONPATH=build/python and READPERF_GOLDEN=tests/golden."""
 
+import collections
 import gzip
 import os
 import re
+import subprocess
 
 import numpy as np
 import pandas as pd
@@ -16,6 +18,7 @@ from damage import damaged_copy
 GOLDEN = os.environ.get("READPERF_GOLDEN",
                         os.path.join(os.path.dirname(__file__), "..", "golden"))
 BUILDID = os.path.join(GOLDEN, "buildid")
+READPERF = os.environ.get("READPERF")
 
 
 def golden(case, kind):
@@ -75,8 +78,52 @@ def test_function_costs_are_reports_entries():
     total = costs["period"].sum()
     got = {}
     for row in costs.itertuples():
-        dso = os.path.basename(row.dso) if not row.dso.startswith("[") else row.dso
-        got[(row.comm, dso, row.symbol)] = "%.2f" % (100.0 * row.period / total)
+        got[(row.comm, row.dso, row.symbol)] = "%.2f" % (100.0 * row.period / total)
+    assert got == want
+
+
+REPORT_LINE = re.compile(
+    r"^\s+\d+\.\d+%\s+(\d+)\s+(\d+)\s+(.*?)\s{2,}(.*?)\s{2,}\[.\] (.*?)\s*$")
+
+
+def readperf_report(path):
+    """readperf report --no-children's entries: {(event, comm, dso, symbol): (period, samples)}."""
+    out = subprocess.run(
+        [READPERF, "--buildid-dir", BUILDID, "report", "-i", path, "--stdio", "--no-children",
+         "--sort", "comm,dso,sym", "-F", "overhead,period,sample,comm,dso,sym", "-g", "none"],
+        check=True, capture_output=True, text=True, errors="surrogateescape",
+        env=dict(os.environ, DEBUGINFOD_URLS="")).stdout
+    entries, event = collections.Counter(), None
+    for line in out.splitlines():
+        m = re.match(r"# Samples: \S+\s+of event '(.*)'$", line)
+        if m:
+            event = m.group(1)
+            continue
+        m = REPORT_LINE.match(line)
+        if m:
+            key = (event, m.group(3), m.group(4), m.group(5))
+            entries[key + ("period",)] += int(m.group(1))
+            entries[key + ("samples",)] += int(m.group(2))
+    return entries
+
+
+# Files, pipes, directories, DWARF and inline frames, kernel modules, addresses without a
+# symbol, several events, tracepoints.
+REPORT_CASES = ["spin-fp", "default", "dwarf-cxx", "dwarf-absent", "pipe", "threads-dir", "zstd",
+                "plt-sec", "raw-3.4", "sideband", "tracepoint", "tracepoint-only",
+                "piped.header_features-4.16"]
+
+
+@pytest.mark.skipif(READPERF is None, reason="READPERF (the readperf program) not given")
+@pytest.mark.parametrize("case", REPORT_CASES)
+def test_function_costs_are_readperf_reports(case):
+    want = readperf_report(recording(case))
+    assert want
+    got = collections.Counter()
+    for row in open_case(case).function_costs().itertuples():
+        key = (row.event, row.comm, row.dso, row.symbol)
+        got[key + ("period",)] += int(row.period)
+        got[key + ("samples",)] += int(row.samples)
     assert got == want
 
 

@@ -42,6 +42,7 @@ struct ProfileFrame {
   uint32_t mapping = 0;        // 1-based index into Profile::mappings, 0: no map
   uint32_t dso = 0;            // string: perf's dso name ("[unknown]" without a map)
   uint32_t symbol = 0;         // string: perf's symbol name ("[unknown]" without one)
+  uint32_t short_dso = 0;      // string: report's "Shared Object" (the dso's short name)
   uint32_t srcline = 0;        // string: sort.c's srcline (ProfileOptions::srclines), 0: none
   uint32_t file = 0;           // string: the source file (ProfileOptions::lines), 0: none
   uint32_t line = 0;           // its line, 0: none

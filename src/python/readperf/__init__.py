@@ -84,6 +84,8 @@ class Recording:
         # of message, offset and what.
         self.errors = list(raw.warnings) + ([raw.error] if raw.error is not None else [])
         self._strings = None
+        self._own = None
+        self._labels = None
 
     def __repr__(self):
         return "<readperf.Recording %r: %d samples, %d events>" % (
@@ -110,32 +112,55 @@ class Recording:
         return self._raw.sample_columns()
 
     def _categorical(self, codes):
-        import pandas as pd
-        strings = self.strings
-        used = _np.unique(codes[codes >= 0]) if len(codes) else _np.array([], dtype=_np.int64)
-        remap = _np.full(len(strings), -1, dtype=_np.int64)
-        remap[used] = _np.arange(len(used))
-        new_codes = _np.where(codes >= 0, remap[_np.maximum(codes, 0)], -1)
-        return pd.Categorical.from_codes(new_codes, categories=list(strings[used]))
+        return _compact_categorical(codes, self.strings)
 
-    def _leaf_frames(self, stack_ids):
-        """The leaf frame of each stack id (-1 for the empty stack 0)."""
-        stacks = self._raw.stack_columns()
-        leaf = _np.concatenate([[-1], stacks["frame"].astype(_np.int64)])
-        return leaf[stack_ids.astype(_np.int64)]
+    def _own_frames(self, stack_ids):
+        """The frame each sample is charged to by `report --no-children`: its stack's leaf, or
+        with inline frames (DWARF), the function they were inlined into (perf's hist entry
+        takes the sample address's symbol, not an inline name). -1 for the empty stack 0."""
+        if self._own is None:
+            stacks = self._raw.stack_columns()
+            frame = stacks["frame"].astype(_np.int64)
+            parent = stacks["parent"].astype(_np.int64)
+            inlined = (self._raw.frame_columns()["flags"] & FLAG_INLINED) != 0
+            own = _np.arange(len(frame), dtype=_np.int64)  # per stack node: its own node
+            while True:
+                step = inlined[frame[own]] & (parent[own] != 0)
+                if not step.any():
+                    break
+                own[step] = parent[own[step]] - 1
+            self._own = _np.concatenate([[-1], frame[own]])
+        return self._own[stack_ids.astype(_np.int64)]
+
+    def _symbol_labels(self):
+        """perf report's symbol column of each frame, as a categorical's (codes, names): the
+        symbol's name, or without one the address perf prints (sort.c
+        _hist_entry__sym_snprintf: `%#-*llx`, 16 digits, of the map-relative address)."""
+        if self._labels is None:
+            import pandas as pd
+            f = self._raw.frame_columns()
+            names = self.strings[f["symbol"]]
+            addr = _np.where(f["mapping"] != 0, f["rel_address"], f["address"])
+            no_sym = _np.flatnonzero((f["flags"] & FLAG_HAS_SYMBOL) == 0)
+            names = names.copy()
+            names[no_sym] = ["0x%016x" % int(a) for a in addr[no_sym]]
+            self._labels = pd.factorize(names)
+        return self._labels
 
     def samples(self):
         """A pandas DataFrame, one row per sample, in perf's order: time, pid, tid, cpu, event,
-        period, comm, dso and symbol (of the sample's own frame), stack_id, and addr and weight
-        when recorded. Names are categoricals."""
+        period, comm, dso and symbol (of the frame `report --no-children` charges: the
+        sample's address, not an inline frame; an address when there is no symbol),
+        stack_id, and addr and weight when recorded. Names are categoricals."""
         import pandas as pd
         c = self.sample_columns()
         frames = self._raw.frame_columns()
-        leaf = self._leaf_frames(c["stack_id"])
-        has = leaf >= 0
-        safe = _np.maximum(leaf, 0)
+        own = self._own_frames(c["stack_id"])
+        has = own >= 0
+        safe = _np.maximum(own, 0)
         dso = _np.where(has, frames["dso"][safe].astype(_np.int64), -1)
-        sym = _np.where(has, frames["symbol"][safe].astype(_np.int64), -1)
+        label_codes, label_names = self._symbol_labels()
+        sym = _np.where(has, label_codes[safe], -1)
         events = pd.Categorical.from_codes(c["event"].astype(_np.int64),
                                            categories=_unique_names(self.events))
         data = {
@@ -147,7 +172,7 @@ class Recording:
             "period": c["period"],
             "comm": self._categorical(c["comm"].astype(_np.int64)),
             "dso": self._categorical(dso),
-            "symbol": self._categorical(sym),
+            "symbol": _compact_categorical(sym, label_names),
             "stack_id": c["stack_id"],
         }
         for opt in ("addr", "weight"):
@@ -157,7 +182,7 @@ class Recording:
 
     def frames(self):
         """The frame table, indexed by frame id: address (as recorded), rel_address
-        (map-relative), dso, symbol, offset, srcline, file, line, inlined, unwound, has_symbol,
+        (map-relative), dso (script's name: a path), symbol, short_dso (report's name), offset, srcline, file, line, inlined, unwound, has_symbol,
         user_dso (perf prints rel_address for those, address for the others), mapping."""
         import pandas as pd
         f = self._raw.frame_columns()
@@ -168,6 +193,7 @@ class Recording:
             "rel_address": f["rel_address"],
             "dso": self._categorical(f["dso"].astype(_np.int64)),
             "symbol": self._categorical(f["symbol"].astype(_np.int64)),
+            "short_dso": self._categorical(f["short_dso"].astype(_np.int64)),
             "offset": f["offset"],
             "srcline": s[f["srcline"]],
             "file": s[f["file"]],
@@ -203,12 +229,29 @@ class Recording:
 
     def function_costs(self):
         """Period and sample count per (event, comm, dso, symbol) of the samples' own frames:
-        `report --no-children --sort comm,dso,sym` as a DataFrame, largest first."""
+        `report --no-children --sort comm,dso,sym` as a DataFrame, largest first: the same
+        rows, periods and sample counts as readperf's (and perf's) report."""
         df = self.samples()
+        # report's "Shared Object" column: the dso's short name (the file name, a module's
+        # "[name]"), where samples() has script's (the path).
+        frames = self._raw.frame_columns()
+        own = self._own_frames(self.sample_columns()["stack_id"])
+        short = frames["short_dso"][_np.maximum(own, 0)].astype(_np.int64)
+        df["dso"] = self._categorical(_np.where(own >= 0, short, -1))
         g = df.groupby(["event", "comm", "dso", "symbol"], observed=True, dropna=False)
         out = g["period"].agg(["sum", "count"]).rename(
             columns={"sum": "period", "count": "samples"}).reset_index()
         return out.sort_values("period", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def _compact_categorical(codes, names):
+    """A Categorical of `codes` into `names` keeping only the names used (-1: missing)."""
+    import pandas as pd
+    used = _np.unique(codes[codes >= 0]) if len(codes) else _np.array([], dtype=_np.int64)
+    remap = _np.full(len(names), -1, dtype=_np.int64)
+    remap[used] = _np.arange(len(used))
+    new_codes = _np.where(codes >= 0, remap[_np.maximum(codes, 0)], -1)
+    return pd.Categorical.from_codes(new_codes, categories=list(_np.asarray(names)[used]))
 
 
 def _unique_names(events):
