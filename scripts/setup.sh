@@ -26,8 +26,9 @@ packages=(
   clang libclang-rt-14-dev llvm-14         # fuzz targets: libFuzzer, symbolized reports
   protobuf-compiler chromium chromium-driver  # viewer tests: protoc --decode, the flame graph page
   less tmux                                # the pager by default; the terminal tests' terminal
-  help2man dpkg-dev                        # man pages from --help; cpack -G DEB's dpkg-shlibdeps
-  python3-pybind11 python3-numpy python3-pandas python3-pytest  # the readperf Python package
+  help2man dpkg-dev file                   # man pages from --help; cpack -G DEB (dpkg-shlibdeps, file)
+  python3-dev pybind11-dev python3-pybind11   # the readperf Python package: the binding
+  python3-numpy python3-pandas python3-pytest  # its columns, DataFrames and tests
   python3-dask python3-distributed         # readperf.dask: fleets of recordings
 )
 # node and npm for the viewer tests (tests/viewers): Debian's, unless a node with npm is there.

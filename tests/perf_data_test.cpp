@@ -60,8 +60,10 @@ PerfDataBuilder Rich(ByteOrder order, Mode mode = Mode::kFile) {
   b.AddFinishedRound();
   b.AddLost(11, 3, sid(t += 10));
   b.AddLostSamples(4, sid(t += 10, 21));
-  b.AddThrottle(kRecordThrottle, t + 10, 11, 11, sid(t += 10));
-  b.AddThrottle(kRecordUnthrottle, t + 10, 11, 11, sid(t += 10));
+  t += 10;
+  b.AddThrottle(kRecordThrottle, t + 10, 11, 11, sid(t));
+  t += 10;
+  b.AddThrottle(kRecordUnthrottle, t + 10, 11, 11, sid(t));
   b.AddSwitch(true, sid(t += 10));
   b.AddSwitchCpuWide(false, 9, 9, sid(t += 10));
   b.AddCgroup(1, "/user.slice", sid(t += 10));
@@ -88,7 +90,8 @@ PerfDataBuilder Rich(ByteOrder order, Mode mode = Mode::kFile) {
   b.AddKernelRecord(
       kRecordAuxOutputHwId, 0, [](ByteWriter& w) { w.u64(3); }, sid(t += 10));
   b.AddFinishedRound();
-  b.AddExit(9, 7, 9, 8, t + 10, sid(t += 10));
+  t += 10;  // the sample id's time; the exit's own is 10 later (no unsequenced t += 10)
+  b.AddExit(9, 7, 9, 8, t + 10, sid(t));
   b.AddSample({.ip = 0x400100,
                .pid = 7,
                .tid = 8,
@@ -185,7 +188,9 @@ TEST(PerfData, PerffileVersion1ReadsTheSameAsPerfile2) {
       ASSERT_TRUE(pd);
       EXPECT_EQ(header_version(v1_bytes), 0u);
       EXPECT_EQ((*pd)->order(), order);
-      if (mode == Mode::kFile) EXPECT_EQ((*pd)->events().size(), 2u);  // a pipe's come later
+      if (mode == Mode::kFile) {
+        EXPECT_EQ((*pd)->events().size(), 2u);  // a pipe's come later
+      }
     }
   }
 }
