@@ -1,12 +1,14 @@
 """readperf.dask on a real distributed LocalCluster: copies of golden recordings under several
-host names plus one damaged file. The fleet's totals must be the sum of each file's own, and
-those the periods perf's `script` printed; the damaged file is skipped with its error and offset."""
+host names plus one damaged file: 40 recordings. The fleet's totals must be the sum of each
+file's `readperf report` totals, exactly; the damaged file gives an error row with its offset
+and the job goes on."""
 
-import gzip
 import os
 import re
 import shutil
+import subprocess
 
+import pandas as pd
 import pytest
 
 import readperf
@@ -18,16 +20,22 @@ distributed = pytest.importorskip("distributed")
 GOLDEN = os.environ.get("READPERF_GOLDEN",
                         os.path.join(os.path.dirname(__file__), "..", "golden"))
 BUILDID = os.path.join(GOLDEN, "buildid")
+READPERF = os.environ.get("READPERF") or os.path.join(
+    os.path.dirname(__file__), "..", "..", "build", "readperf")
 CASES = ["spin-fp", "default", "zstd"]
 HOSTS = 13  # copies of each case: with the damaged file, 40 recordings
 
 
-def script_total(case):
-    """The periods perf script printed for the case's samples (its header lines' 4th word)."""
-    with gzip.open(os.path.join(GOLDEN, case, "expected", "script.txt.gz"), "rt",
-                   errors="surrogateescape") as f:
-        return sum(int(line.split()[3]) for line in f
-                   if line.strip() and not line[0].isspace())
+def report_total(case):
+    """The sum of the `Event count` lines `readperf report --stdio` prints for the case."""
+    out = subprocess.run(
+        [READPERF, "--buildid-dir", BUILDID, "report", "--stdio", "-i",
+         os.path.join(GOLDEN, case, "perf.data")],
+        check=True, capture_output=True, text=True, errors="surrogateescape",
+        env=dict(os.environ, DEBUGINFOD_URLS="")).stdout
+    counts = [int(n) for n in re.findall(r"^# Event count \(approx.\): (\d+)$", out, re.M)]
+    assert counts, case
+    return sum(counts)
 
 
 @pytest.fixture(scope="module")
@@ -57,6 +65,9 @@ def client():
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                        dashboard_address=None)
     c = distributed.Client(cluster)
+    # Two processes of their own, not threads of this one.
+    pids = c.run(os.getpid)
+    assert len(pids) == 2 and os.getpid() not in pids.values()
     yield c
     c.close()
     cluster.close()
@@ -65,7 +76,7 @@ def client():
 def test_fleet_totals_are_the_sum_of_the_files(fleet, client):
     paths, hosts, bad, at = fleet
     result = rpd.fleet_costs(paths, hosts=hosts, client=client, buildid_dir=BUILDID)
-    want = HOSTS * sum(script_total(c) for c in CASES)
+    want = HOSTS * sum(report_total(c) for c in CASES)
     assert int(result.costs["period"].sum()) == want
     # Each file alone, read here, adds up to the same.
     alone = sum(int(readperf.open(p, buildid_dir=BUILDID).samples()["period"].sum())
@@ -77,9 +88,15 @@ def test_fleet_totals_are_the_sum_of_the_files(fleet, client):
     err = result.errors.iloc[0]
     assert err["path"] == bad and err["host"] == "host-bad" and err["offset"] == at
     assert hex(at) in err["message"]
-    # The top function of the fleet: spin-fp's leaf, on every host.
-    top = rpd.top_functions(result.costs, 1)
-    assert top["symbol"].iloc[0] == "leaf"
+    # Every function's fleet cost is the sum of its costs in the files, read one by one here;
+    # spin-fp's leaf is on every host.
+    local = pd.concat([readperf.open(p, buildid_dir=BUILDID).samples() for p in paths if p != bad])
+    local = local.groupby(["dso", "symbol"], observed=True)["period"].sum()
+    top = rpd.top_functions(result.costs, 3)
+    assert len(top) == 3
+    for row in top.itertuples():
+        assert int(row.period) == int(local[(row.dso, row.symbol)])
+    assert int(top["period"].iloc[0]) == int(local.max())
     leaf = result.costs[result.costs["symbol"] == "leaf"]
     assert int(leaf["hosts"].iloc[0]) == HOSTS
 
@@ -101,4 +118,4 @@ def test_read_samples_has_a_partition_per_file(fleet, client):
     assert ddf.npartitions == len(paths)
     per_host = client.compute(ddf.groupby("host")["period"].sum()).result()
     assert "host-bad" not in per_host.index
-    assert int(per_host.sum()) == HOSTS * sum(script_total(c) for c in CASES)
+    assert int(per_host.sum()) == HOSTS * sum(report_total(c) for c in CASES)

@@ -18,7 +18,8 @@ from damage import damaged_copy
 GOLDEN = os.environ.get("READPERF_GOLDEN",
                         os.path.join(os.path.dirname(__file__), "..", "golden"))
 BUILDID = os.path.join(GOLDEN, "buildid")
-READPERF = os.environ.get("READPERF")
+READPERF = os.environ.get("READPERF") or os.path.join(
+    os.path.dirname(__file__), "..", "..", "build", "readperf")
 
 
 def golden(case, kind):
@@ -114,7 +115,6 @@ REPORT_CASES = ["spin-fp", "default", "dwarf-cxx", "dwarf-absent", "pipe", "thre
                 "piped.header_features-4.16"]
 
 
-@pytest.mark.skipif(READPERF is None, reason="READPERF (the readperf program) not given")
 @pytest.mark.parametrize("case", REPORT_CASES)
 def test_function_costs_are_readperf_reports(case):
     want = readperf_report(recording(case))
