@@ -78,7 +78,10 @@ def main():
         check("the binary needs shared libraries", len(needed) > 3, needed)
         ldd = run("ldd", readperf).stdout
         for soname in needed:
-            m = re.search(rf"^\s*{re.escape(soname)} => (\S+)", ldd, re.M)
+            # The dynamic loader (needed by position-independent code's __tls_get_addr) is
+            # listed by its path alone: "/lib64/ld-linux-x86-64.so.2 (0x...)".
+            m = (re.search(rf"^\s*{re.escape(soname)} => (\S+)", ldd, re.M) or
+                 re.search(rf"^\s*(/\S*/{re.escape(soname)}) \(", ldd, re.M))
             if not m:
                 check(f"{soname} found by ldd", False, ldd)
                 continue
