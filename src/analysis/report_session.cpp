@@ -9,6 +9,7 @@
 #include "readperf/format/perf_abi.h"
 #include "readperf/session/machine.h"
 #include "readperf/session/session_builder.h"
+#include "readperf/symbols/demangle.h"
 #include "readperf/symbols/symbol_cache.h"
 
 namespace readperf {
@@ -92,6 +93,11 @@ class ReportSink : public EventSink {
       // In pipe mode the release arrives as a HEADER_FEATURE record, before any sample.
       os_release_seen_ = true;
       state_->symbols.set_recorded_os_release(*pd_.features().os_release);
+    }
+    if (!version_seen_ && pd_.features().version) {
+      version_seen_ = true;
+      state_->symbols.set_demangle_params(
+          perf_version_demangles_with_params(*pd_.features().version));
     }
     switch (r.type) {
       case kRecordSample:
@@ -374,6 +380,7 @@ class ReportSink : public EventSink {
 
   PerfData& pd_;
   bool os_release_seen_ = false;
+  bool version_seen_ = false;
   const ReportSetup& setup_;
   const bool with_srcline_ = setup_.hist.sort.has(SortKey::kSrcline);  // after setup_
   const bool with_trace_ = setup_.hist.sort.has(SortKey::kTrace);

@@ -14,6 +14,7 @@
 #include "readperf/output/report_printer.h"
 #include "readperf/output/symbol_sources.h"
 #include "readperf/output/trace_text.h"
+#include "readperf/symbols/demangle.h"
 #include "report_command.h"
 #include "report_tip.h"
 #include "symbol_prefetch.h"
@@ -214,7 +215,8 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   }
   std::string_view default_order =
       all_tracepoints ? kDefaultTracepointSortOrder : kDefaultSortOrder;
-  if (all_tracepoints && opts.raw_trace && ((sort_order.empty() && !strict_fields) || sort_order[0] == '+')) {
+  if (all_tracepoints && opts.raw_trace &&
+      ((sort_order.empty() && !strict_fields) || sort_order[0] == '+')) {
     // get_default_sort_order() then says "trace_fields": a column per field of each event.
     return fail(
         "report: --raw-trace's default sort order (\"trace_fields\") is not supported "
@@ -272,6 +274,9 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.symbols.symfs = opts.symfs;
   setup.symbols.inline_names = opts.inline_names;
   setup.symbols.recorded_os_release = pd.features().os_release.value_or("");
+  // A pipe's version comes later, as a record (report_session.cpp).
+  setup.symbols.demangle_params =
+      perf_version_demangles_with_params(pd.features().version.value_or(""));
   TraceTexts trace_texts(pd, opts.raw_trace);
   if (spec->has(SortKey::kTrace)) {
     setup.trace_text = [&](const Evsel& e, const Sample& s, Resolver& r, const Thread& t) {
