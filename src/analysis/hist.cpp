@@ -61,6 +61,7 @@ Hists::Hists(const HistConfig& config) : config_(config) {
     }
     if (config_.show_nr_samples) spec.sort_list.push_back({HppField::kSamples});
   }
+  by_time_ = config_.sort.has(SortKey::kTime);
   // make_key()'s layout: one word per key, three for the symbol (once with ipc_null).
   int words = 0;
   bool sym_done = false;
@@ -132,7 +133,7 @@ void Hists::rename_placeholder_comms() {
   }
   merged_.assign(entries_.size(), false);
   for (uint32_t id = 0; id < entries_.size(); ++id) {
-    std::vector<uint32_t>& bucket = by_hash[hash_words(keys_[id].w, 8)];
+    std::vector<uint32_t>& bucket = by_hash[hash_words(keys_[id].w, Key::kWords)];
     uint32_t into = kEmpty;
     for (uint32_t other : bucket) {
       if (same_key(other, id)) into = other;
@@ -161,7 +162,7 @@ void Hists::rename_placeholder_comms() {
   size_t mask = table_.size() - 1;
   for (uint32_t id = 0; id < entries_.size(); ++id) {
     if (merged_[id]) continue;
-    size_t i = hash_words(keys_[id].w, 8) & mask;
+    size_t i = hash_words(keys_[id].w, Key::kWords) & mask;
     while (table_[i] != kEmpty) i = (i + 1) & mask;
     table_[i] = id;
   }
@@ -192,11 +193,12 @@ uint32_t Hists::dso_name_id(const Dso* dso) {
   return id;
 }
 
-Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, uint64_t ip,
-                           uint32_t dso_id, std::string_view trace) const {
+Hists::Key Hists::make_key(const HistSample& s, uint32_t comm, const HistFrame& f, uint64_t ip,
+                           uint32_t dso_id) const {
+  const Thread* t = s.thread;
   // The words hist_entry__cmp() compares, one group per sort key: entries with equal words
-  // are the entries perf merges. Eight words hold every key once (duplicate keys are dropped;
-  // ipc_null compares as symbol does).
+  // are the entries perf merges: at most twelve words (duplicate keys are dropped; ipc_null
+  // compares as symbol does).
   Key k;
   size_t n = 0;
   bool sym_done = false;
@@ -215,7 +217,16 @@ Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, u
         k.w[n++] = reinterpret_cast<uintptr_t>(f.srcline.data());
         break;
       case SortKey::kTrace:
-        k.w[n++] = reinterpret_cast<uintptr_t>(trace.data());
+        k.w[n++] = reinterpret_cast<uintptr_t>(s.trace.data());
+        break;
+      case SortKey::kCpu:
+        k.w[n++] = s.cpu;
+        break;
+      case SortKey::kTime:
+        k.w[n++] = s.time;
+        break;
+      case SortKey::kSymbolSize:
+        k.w[n++] = f.chain.sym ? f.chain.sym->end - f.chain.sym->start : 0;
         break;
       case SortKey::kSymbol:
       case SortKey::kIpcNull:
@@ -244,7 +255,7 @@ void Hists::grow_table() {
   size_t mask = table_.size() - 1;
   for (uint32_t id : old) {
     if (id == kEmpty) continue;
-    size_t i = hash_words(keys_[id].w, 8) & mask;
+    size_t i = hash_words(keys_[id].w, Key::kWords) & mask;
     while (table_[i] != kEmpty) i = (i + 1) & mask;
     table_[i] = id;
   }
@@ -254,7 +265,7 @@ uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f,
                         uint32_t comm, bool& created) {
   ++lookups_;
   size_t mask = table_.size() - 1;
-  size_t i = hash_words(key.w, 8) & mask;
+  size_t i = hash_words(key.w, Key::kWords) & mask;
   for (;; i = (i + 1) & mask) {
     uint32_t id = table_[i];
     if (id == kEmpty) break;
@@ -275,6 +286,8 @@ uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f,
   e.level = f.level;
   e.srcline = f.srcline;
   e.trace = s.trace;
+  e.cpu = s.cpu;
+  e.time = s.time;
   e.filtered = s.filtered;
   if (config_.use_callchain) e.chain_root = tree_.new_root();
   keys_.push_back(key);
@@ -318,7 +331,7 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
   uint32_t comm = s.placeholder_comm ? placeholder_comm(s.thread, s.comm) : intern_comm(s.comm);
   // The sample's own entry (iter_add_single_normal_entry / _cumulative_entry).
   bool created;
-  Key key = make_key(comm, s.thread, s.self, s.self.addr, dso_name_id(s.self.chain.dso), s.trace);
+  Key key = make_key(s, comm, s.self, s.self.addr, dso_name_id(s.self.chain.dso));
   uint32_t self_id = findnew(key, s, s.self, s.self.addr, comm, created);
   HistEntry& self = entries_[self_id];
   if (!self.filtered) ++nr_non_filtered_samples_;  // hists__inc_nr_samples()
@@ -367,10 +380,13 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
     if (f.level) level = f.level;
     at.level = level;
     if (config_.callchain_entries_user_level && f.chain.dso) at.level = '.';
-    Key k = make_key(comm, s.thread, at, f.chain.ip, dso_name_id(f.chain.dso), s.trace);
+    Key k = make_key(s, comm, at, f.chain.ip, dso_name_id(f.chain.dso));
     uint32_t id = findnew(k, s, at, f.chain.ip, comm, created);
     HistEntry& e = entries_[id];
-    if (!created && e.stamp == stamp_) continue;
+    // The duplicate check compares the cached entries with a he_tmp that has no .time
+    // (hist.c iter_add_next_cumulative_entry()): with the time key it never matches, and a
+    // frame met twice (recursion, the sample's own ip) counts twice.
+    if (!created && e.stamp == stamp_ && !by_time_) continue;
     e.stamp = stamp_;
     e.acc_period += s.period;
     e.acc_events += 1;
@@ -407,6 +423,11 @@ int Hists::collapse_cmp(const HistEntry& x, const HistEntry& y) const {
       case SortKey::kTrace:
         // sort.c sort__trace_cmp(): strcmp(right, left); 0 for other events.
         if (x.trace.data() && y.trace.data()) c = name_cmp(y.trace, x.trace);
+        break;
+      case SortKey::kCpu:
+      case SortKey::kTime:
+      case SortKey::kSymbolSize:
+        c = sort_key_cmp(key, x, y);
         break;
       case SortKey::kDso:
         if (!x.dso || !y.dso) {
@@ -510,6 +531,17 @@ int Hists::sort_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) con
     case SortKey::kIpcNull:
       // No se_sort: sort__sym_cmp(), the collapse order.
       return collapse_cmp(a, b);
+    case SortKey::kCpu:
+      // sort.c sort__cpu_cmp(): right->cpu - left->cpu, as an int.
+      return sign64(static_cast<int64_t>(static_cast<int32_t>(b.cpu - a.cpu)));
+    case SortKey::kTime:
+      return sign64(static_cast<int64_t>(b.time - a.time));
+    case SortKey::kSymbolSize: {
+      // sort.c _sort__sym_size_cmp(right, left): sizes compared, no symbol is size 0.
+      uint64_t sa = a.sym ? a.sym->end - a.sym->start : 0;
+      uint64_t sb = b.sym ? b.sym->end - b.sym->start : 0;
+      return sb < sa ? -1 : sb == sa ? 0 : 1;
+    }
   }
   return 0;
 }

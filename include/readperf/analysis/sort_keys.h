@@ -28,6 +28,9 @@ enum class SortKey : uint8_t {
   // "trace": a tracepoint sample's formatted fields (sort.c sort_trace, "N/A" for other
   // events); the default of a recording of tracepoints only.
   kTrace,
+  kCpu,         // "cpu": the sample's CPU, printed "%03d"
+  kTime,        // "time": the sample's time cut to --time-quantum (100 ms), "sec.usec"
+  kSymbolSize,  // "symbol_size": the symbol's size; entries of equal sizes merge, as in perf
 };
 
 // ui/hist.c's hpp columns (PERF_HPP__*): values of an entry, not keys that group samples.
