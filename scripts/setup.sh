@@ -26,7 +26,7 @@ packages=(
   clang libclang-rt-14-dev llvm-14         # fuzz targets: libFuzzer, symbolized reports
   protobuf-compiler chromium chromium-driver  # viewer tests: protoc --decode, the flame graph page
   less tmux                                # the pager by default; the terminal tests' terminal
-  help2man dpkg-dev                        # man pages from --help; cpack -G DEB's dpkg-shlibdeps
+  help2man dpkg-dev file                   # man pages from --help; cpack -G DEB (dpkg-shlibdeps, file)
 )
 # node and npm for the viewer tests (tests/viewers): Debian's, unless a node with npm is there.
 command -v npm >/dev/null || packages+=(nodejs npm)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <set>
 
 #include "rb_order.h"
 #include "readperf/session/dso.h"
@@ -41,6 +42,62 @@ int sign64(int64_t v) { return v < 0 ? -1 : v > 0 ? 1 : 0; }
 
 int field_cmp(uint64_t a, uint64_t b) { return a > b ? 1 : a < b ? -1 : 0; }
 
+// How many words of Hists::Key a sort key takes (make_key()'s layout).
+size_t key_words(SortKey k) {
+  switch (k) {
+    case SortKey::kSymbol:
+    case SortKey::kIpcNull:
+    case SortKey::kIpcLbr:
+      return 3;
+    case SortKey::kSymFrom:
+    case SortKey::kSymTo:
+    case SortKey::kAddrFrom:
+    case SortKey::kAddrTo:
+      return 2;
+    default:
+      return 1;
+  }
+}
+
+bool is_symbol_key(SortKey k) {
+  return k == SortKey::kSymbol || k == SortKey::kIpcNull || k == SortKey::kIpcLbr;
+}
+
+// sort.c _sort__sym_cmp() of two branch ends: null first, then by start and end (right's
+// minus left's).
+int sym_cmp(const Symbol* l, const Symbol* r) {
+  if (!l || !r) return cmp_null(l, r);
+  if (l == r) return 0;
+  if (l->start != r->start) return sign64(static_cast<int64_t>(r->start - l->start));
+  return sign64(static_cast<int64_t>(r->end - l->end));
+}
+
+// What a branch end adds to an entry's key: the symbol's extent, or the address.
+void put_branch_sym(uint64_t* w, const BranchAddr& a) {
+  w[0] = a.sym ? a.sym->start : a.addr;
+  w[1] = a.sym ? a.sym->end : ~0ull;
+}
+
+// The keys compared by a value of the entry alone: cpu, time, symbol_size (se_cmp(left,
+// right), positive when `a` sorts first).
+int value_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) {
+  switch (key) {
+    case SortKey::kCpu:
+      // sort.c sort__cpu_cmp(): right->cpu - left->cpu, as an int.
+      return sign64(static_cast<int64_t>(static_cast<int32_t>(b.cpu - a.cpu)));
+    case SortKey::kTime:
+      return sign64(static_cast<int64_t>(b.time - a.time));
+    case SortKey::kSymbolSize: {
+      // sort.c _sort__sym_size_cmp(right, left): sizes compared, no symbol is size 0.
+      uint64_t sa = a.sym ? a.sym->end - a.sym->start : 0;
+      uint64_t sb = b.sym ? b.sym->end - b.sym->start : 0;
+      return sb < sa ? -1 : sb == sa ? 0 : 1;
+    }
+    default:
+      return 0;
+  }
+}
+
 }  // namespace
 
 Hists::Hists(const HistConfig& config) : config_(config) {
@@ -62,19 +119,23 @@ Hists::Hists(const HistConfig& config) : config_(config) {
     if (config_.show_nr_samples) spec.sort_list.push_back({HppField::kSamples});
   }
   by_time_ = config_.sort.has(SortKey::kTime);
-  // make_key()'s layout: one word per key, three for the symbol (once with ipc_null).
-  int words = 0;
+  // make_key()'s layout: key_words() per key, the symbol's once (with ipc_null, ipc_lbr).
   bool sym_done = false;
   for (SortKey key : config_.sort.keys) {
-    if (key == SortKey::kComm) comm_word_ = words;
-    if (key == SortKey::kSymbol || key == SortKey::kIpcNull) {
-      if (!sym_done) words += 3;
+    if (key == SortKey::kComm) comm_word_ = static_cast<int>(key_words_);
+    if (is_symbol_key(key)) {
+      if (sym_done) continue;
       sym_done = true;
-    } else {
-      words += 1;
     }
+    key_words_ += key_words(key);
   }
 }
+
+bool Hists::same_key(const Key& a, const Key& b) const {
+  return std::memcmp(a.w, b.w, key_words_ * sizeof(uint64_t)) == 0;
+}
+
+uint64_t Hists::key_hash(const Key& k) const { return hash_words(k.w, key_words_); }
 
 namespace {
 // he_stat__add_cpumode_period(): PERF_RECORD_MISC_KERNEL and _USER.
@@ -123,7 +184,6 @@ void Hists::rename_placeholder_comms() {
   // hists__collapse_insert_entry(): entries equal under the final names become one, the stats
   // summed and the call chains merged into the first.
   std::unordered_map<uint64_t, std::vector<uint32_t>> by_hash;
-  auto same_key = [&](uint32_t a, uint32_t b) { return keys_[a] == keys_[b]; };
   for (uint32_t id = 0; id < entries_.size(); ++id) {
     auto r = remap.find(entries_[id].comm);
     if (r != remap.end()) {
@@ -133,10 +193,10 @@ void Hists::rename_placeholder_comms() {
   }
   merged_.assign(entries_.size(), false);
   for (uint32_t id = 0; id < entries_.size(); ++id) {
-    std::vector<uint32_t>& bucket = by_hash[hash_words(keys_[id].w, Key::kWords)];
+    std::vector<uint32_t>& bucket = by_hash[key_hash(keys_[id])];
     uint32_t into = kEmpty;
     for (uint32_t other : bucket) {
-      if (same_key(other, id)) into = other;
+      if (same_key(keys_[other], keys_[id])) into = other;
     }
     if (into == kEmpty) {
       bucket.push_back(id);
@@ -162,7 +222,7 @@ void Hists::rename_placeholder_comms() {
   size_t mask = table_.size() - 1;
   for (uint32_t id = 0; id < entries_.size(); ++id) {
     if (merged_[id]) continue;
-    size_t i = hash_words(keys_[id].w, Key::kWords) & mask;
+    size_t i = key_hash(keys_[id]) & mask;
     while (table_[i] != kEmpty) i = (i + 1) & mask;
     table_[i] = id;
   }
@@ -193,15 +253,16 @@ uint32_t Hists::dso_name_id(const Dso* dso) {
   return id;
 }
 
-Hists::Key Hists::make_key(const HistSample& s, uint32_t comm, const HistFrame& f, uint64_t ip,
-                           uint32_t dso_id) const {
-  const Thread* t = s.thread;
+Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, uint64_t ip,
+                           uint32_t dso_id, const HistSample& s) {
   // The words hist_entry__cmp() compares, one group per sort key: entries with equal words
-  // are the entries perf merges: at most twelve words (duplicate keys are dropped; ipc_null
-  // compares as symbol does).
+  // are the entries perf merges. Key holds every key once (duplicate keys are dropped;
+  // ipc_null and ipc_lbr compare as symbol does).
   Key k;
   size_t n = 0;
   bool sym_done = false;
+  static const BranchInfo kNoBranch;
+  const BranchInfo& b = s.branch ? *s.branch : kNoBranch;
   for (SortKey key : config_.sort.keys) {
     switch (key) {
       case SortKey::kPid:
@@ -228,8 +289,50 @@ Hists::Key Hists::make_key(const HistSample& s, uint32_t comm, const HistFrame& 
       case SortKey::kSymbolSize:
         k.w[n++] = f.chain.sym ? f.chain.sym->end - f.chain.sym->start : 0;
         break;
+      case SortKey::kDsoFrom:
+        k.w[n++] = dso_name_id(b.from.dso);
+        break;
+      case SortKey::kDsoTo:
+        k.w[n++] = dso_name_id(b.to.dso);
+        break;
+      case SortKey::kSymFrom:
+        put_branch_sym(k.w + n, b.from);
+        n += 2;
+        break;
+      case SortKey::kSymTo:
+        put_branch_sym(k.w + n, b.to);
+        n += 2;
+        break;
+      case SortKey::kAddrFrom:
+        k.w[n++] = dso_name_id(b.from.dso);
+        k.w[n++] = b.from.addr;
+        break;
+      case SortKey::kAddrTo:
+        k.w[n++] = dso_name_id(b.to.dso);
+        k.w[n++] = b.to.addr;
+        break;
+      case SortKey::kMispredict:
+        // sort.c sort__mispredict_cmp(): equal when both bits are.
+        k.w[n++] = b.flags & 3;
+        break;
+      case SortKey::kInTx:
+        k.w[n++] = b.in_tx();
+        break;
+      case SortKey::kAbort:
+        k.w[n++] = b.abort();
+        break;
+      case SortKey::kCycles:
+        k.w[n++] = b.cycles();
+        break;
+      case SortKey::kSrclineFrom:
+        k.w[n++] = reinterpret_cast<uintptr_t>(b.from.srcline.data());
+        break;
+      case SortKey::kSrclineTo:
+        k.w[n++] = reinterpret_cast<uintptr_t>(b.to.srcline.data());
+        break;
       case SortKey::kSymbol:
       case SortKey::kIpcNull:
+      case SortKey::kIpcLbr:
         if (sym_done) break;
         sym_done = true;
         if (const Symbol* s = f.chain.sym) {
@@ -255,7 +358,7 @@ void Hists::grow_table() {
   size_t mask = table_.size() - 1;
   for (uint32_t id : old) {
     if (id == kEmpty) continue;
-    size_t i = hash_words(keys_[id].w, Key::kWords) & mask;
+    size_t i = key_hash(keys_[id]) & mask;
     while (table_[i] != kEmpty) i = (i + 1) & mask;
     table_[i] = id;
   }
@@ -265,11 +368,11 @@ uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f,
                         uint32_t comm, bool& created) {
   ++lookups_;
   size_t mask = table_.size() - 1;
-  size_t i = hash_words(key.w, Key::kWords) & mask;
+  size_t i = key_hash(key) & mask;
   for (;; i = (i + 1) & mask) {
     uint32_t id = table_[i];
     if (id == kEmpty) break;
-    if (keys_[id] == key) {
+    if (same_key(keys_[id], key)) {
       created = false;
       return id;
     }
@@ -290,6 +393,7 @@ uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f,
   e.time = s.time;
   e.filtered = s.filtered;
   if (config_.use_callchain) e.chain_root = tree_.new_root();
+  if (config_.branch_mode) branches_.push_back(s.branch ? *s.branch : BranchInfo{});
   keys_.push_back(key);
   table_[i] = id;
   if (entries_.size() * 2 > table_.size()) grow_table();
@@ -331,7 +435,7 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
   uint32_t comm = s.placeholder_comm ? placeholder_comm(s.thread, s.comm) : intern_comm(s.comm);
   // The sample's own entry (iter_add_single_normal_entry / _cumulative_entry).
   bool created;
-  Key key = make_key(s, comm, s.self, s.self.addr, dso_name_id(s.self.chain.dso));
+  Key key = make_key(comm, s.thread, s.self, s.self.addr, dso_name_id(s.self.chain.dso), s);
   uint32_t self_id = findnew(key, s, s.self, s.self.addr, comm, created);
   HistEntry& self = entries_[self_id];
   if (!self.filtered) ++nr_non_filtered_samples_;  // hists__inc_nr_samples()
@@ -380,7 +484,7 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
     if (f.level) level = f.level;
     at.level = level;
     if (config_.callchain_entries_user_level && f.chain.dso) at.level = '.';
-    Key k = make_key(s, comm, at, f.chain.ip, dso_name_id(f.chain.dso));
+    Key k = make_key(comm, s.thread, at, f.chain.ip, dso_name_id(f.chain.dso), s);
     uint32_t id = findnew(k, s, at, f.chain.ip, comm, created);
     HistEntry& e = entries_[id];
     // The duplicate check compares the cached entries with a he_tmp that has no .time
@@ -403,10 +507,16 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
   if (plan) plan->insert(plan->end(), leaves_.begin(), leaves_.end());
 }
 
-int Hists::collapse_cmp(const HistEntry& x, const HistEntry& y) const {
+int Hists::collapse_cmp(const Hists& hx, uint32_t x_id, const Hists& hy, uint32_t y_id) {
   // hist_entry__cmp(x, y) (and hist_entry__collapse(), the same for these keys): positive
   // when x sorts before y.
-  for (SortKey key : config_.sort.keys) {
+  const HistEntry& x = hx.entries_[x_id];
+  const HistEntry& y = hy.entries_[y_id];
+  auto dso_cmp = [&] {
+    if (!x.dso || !y.dso) return cmp_null(x.dso, y.dso);
+    return name_cmp(hy.dso_name(y.dso), hx.dso_name(x.dso));
+  };
+  for (SortKey key : hx.config_.sort.keys) {
     int c = 0;
     switch (key) {
       case SortKey::kPid:
@@ -414,7 +524,7 @@ int Hists::collapse_cmp(const HistEntry& x, const HistEntry& y) const {
         c = x.thread->tid < y.thread->tid ? 1 : x.thread->tid > y.thread->tid ? -1 : 0;
         break;
       case SortKey::kComm:
-        c = name_cmp(comms_[y.comm], comms_[x.comm]);
+        c = name_cmp(hy.comms_[y.comm], hx.comms_[x.comm]);
         break;
       case SortKey::kSrcline:
         // sort.c sort__srcline_cmp(): strcmp(right->srcline, left->srcline).
@@ -427,27 +537,20 @@ int Hists::collapse_cmp(const HistEntry& x, const HistEntry& y) const {
       case SortKey::kCpu:
       case SortKey::kTime:
       case SortKey::kSymbolSize:
-        c = sort_key_cmp(key, x, y);
+        c = value_key_cmp(key, x, y);
         break;
       case SortKey::kDso:
-        if (!x.dso || !y.dso) {
-          c = cmp_null(x.dso, y.dso);
-        } else {
-          c = name_cmp(dso_name(y.dso), dso_name(x.dso));
-        }
+        c = dso_cmp();
         break;
       case SortKey::kSymbol:
       case SortKey::kIpcNull:
+      case SortKey::kIpcLbr:
         if (!x.sym && !y.sym) {
           c = sign64(static_cast<int64_t>(y.ip - x.ip));
           break;
         }
-        if (!has_dso_key_) {  // sort.c sort__sym_cmp(): without --sort dso, the DSO first
-          if (!x.dso || !y.dso) {
-            c = cmp_null(x.dso, y.dso);
-          } else {
-            c = name_cmp(dso_name(y.dso), dso_name(x.dso));
-          }
+        if (!hx.has_dso_key_) {  // sort.c sort__sym_cmp(): without --sort dso, the DSO first
+          c = dso_cmp();
           if (c) break;
         }
         if (!x.sym || !y.sym) {
@@ -463,15 +566,139 @@ int Hists::collapse_cmp(const HistEntry& x, const HistEntry& y) const {
           if (!c) c = sign64(static_cast<int64_t>(y.sym->end - x.sym->end));
         }
         break;
+      default:
+        c = branch_cmp(key, hx, x_id, hy, y_id);
+        break;
     }
     if (c) return c;
   }
   return 0;
 }
 
-int Hists::output_cmp(const HistEntry& a, const HistEntry& b) const {
+int Hists::branch_cmp(SortKey key, const Hists& hx, uint32_t x_id, const Hists& hy,
+                      uint32_t y_id) {
+  // The bstack se_cmp functions of sort.c, cmp(left = x, right = y).
+  const BranchInfo& x = hx.branches_[x_id];
+  const BranchInfo& y = hy.branches_[y_id];
+  // _sort__dso_cmp(map_l, map_r): "cmp_null(dso_r, dso_l)" without both, then
+  // strcmp(left, right) of the names.
+  auto dso_cmp = [&](const BranchAddr& l, const BranchAddr& r) {
+    if (!l.dso || !r.dso) return cmp_null(r.dso, l.dso);
+    return name_cmp(hx.dso_name(l.dso), hy.dso_name(r.dso));
+  };
+  // sort__sym_from_cmp(): addresses (right's minus left's) when neither has a symbol.
+  auto end_cmp = [](const BranchAddr& l, const BranchAddr& r) {
+    if (!l.sym && !r.sym) return sign64(static_cast<int64_t>(r.addr - l.addr));
+    return sym_cmp(l.sym, r.sym);
+  };
+  auto addr_cmp = [&](const BranchAddr& l, const BranchAddr& r) {
+    int c = dso_cmp(l, r);
+    return c ? c : sign64(static_cast<int64_t>(r.addr - l.addr));
+  };
+  switch (key) {
+    case SortKey::kDsoFrom:
+      return dso_cmp(x.from, y.from);
+    case SortKey::kDsoTo:
+      return dso_cmp(x.to, y.to);
+    case SortKey::kSymFrom:
+      return end_cmp(x.from, y.from);
+    case SortKey::kSymTo:
+      return end_cmp(x.to, y.to);
+    case SortKey::kAddrFrom:
+      return addr_cmp(x.from, y.from);
+    case SortKey::kAddrTo:
+      return addr_cmp(x.to, y.to);
+    case SortKey::kMispredict:
+      // "mp || p": 1 whenever they differ.
+      return (x.flags & 3) != (y.flags & 3);
+    case SortKey::kInTx:
+      return x.in_tx() != y.in_tx();
+    case SortKey::kAbort:
+      return x.abort() != y.abort();
+    case SortKey::kCycles:
+      return sign64(int64_t{x.cycles()} - int64_t{y.cycles()});
+    case SortKey::kSrclineFrom:
+      return name_cmp(y.from.srcline, x.from.srcline);
+    case SortKey::kSrclineTo:
+      return name_cmp(y.to.srcline, x.to.srcline);
+    default:
+      return 0;
+  }
+}
+
+int Hists::group_cmp(uint32_t a_id, uint32_t b_id, uint64_t HistEntry::*field) const {
+  // ui/hist.c __hpp__sort(): the leader's value, then each member's (0 without a pair).
+  int c = field_cmp(entries_[a_id].*field, entries_[b_id].*field);
+  for (size_t m = 0; !c && m < members_.size(); ++m) {
+    uint32_t pa = pairs_[m][a_id], pb = pairs_[m][b_id];
+    uint64_t va = pa == kNoPair ? 0 : members_[m]->entries_[pa].*field;
+    uint64_t vb = pb == kNoPair ? 0 : members_[m]->entries_[pb].*field;
+    c = field_cmp(va, vb);
+  }
+  return c;
+}
+
+void Hists::link_group(std::vector<const Hists*> members) {
+  // perf renames placeholder comms in place, long before: compare the final names.
+  rename_placeholder_comms();
+  members_ = std::move(members);
+  linked_from_ = static_cast<uint32_t>(entries_.size());
+  auto live = [](const Hists& h, uint32_t id) { return h.merged_.empty() || !h.merged_[id]; };
+  // The collapsed tree's lookup (hists__find_entry()): an entry of the leader, or of a member
+  // while it is looked up.
+  struct Ref {
+    const Hists* hists;
+    uint32_t id;
+  };
+  auto before = [](const Ref& a, const Ref& b) {
+    return collapse_cmp(*a.hists, a.id, *b.hists, b.id) > 0;
+  };
+  std::set<Ref, decltype(before)> leader(before);
+  for (uint32_t id = 0; id < entries_.size(); ++id) {
+    if (live(*this, id)) leader.insert({this, id});
+  }
+  pairs_.assign(members_.size(), {});
+  for (size_t m = 0; m < members_.size(); ++m) {
+    const Hists* other = members_[m];
+    pairs_[m].assign(entries_.size(), kNoPair);
+    if (!other) continue;
+    for (uint32_t oid = 0; oid < other->entries_.size(); ++oid) {
+      if (!live(*other, oid)) continue;
+      auto it = leader.find({other, oid});
+      uint32_t id;
+      if (it != leader.end()) {
+        id = it->id;
+      } else {
+        // hists__add_dummy_entry(): the member's entry with no period, no call chain.
+        const HistEntry& pair = other->entries_[oid];
+        id = static_cast<uint32_t>(entries_.size());
+        HistEntry& e = entries_.emplace_back();
+        e.thread = pair.thread;
+        e.comm = intern_comm(other->comms_[pair.comm]);
+        e.dso = pair.dso;
+        e.sym = pair.sym;
+        e.ip = pair.ip;
+        e.sym_base = pair.sym_base;
+        e.level = pair.level;
+        e.srcline = pair.srcline;
+        e.trace = pair.trace;
+        e.filtered = pair.filtered;
+        if (config_.branch_mode) branches_.push_back(other->branches_[oid]);
+        keys_.emplace_back();  // never looked up: no more samples come
+        if (!merged_.empty()) merged_.push_back(false);
+        leader.insert({this, id});
+        for (std::vector<uint32_t>& p : pairs_) p.resize(entries_.size(), kNoPair);
+      }
+      pairs_[m][id] = oid;
+    }
+  }
+}
+
+int Hists::output_cmp(uint32_t a_id, uint32_t b_id) const {
   // hist_entry__sort(): each field of the sort list in turn, elided columns skipped; a
   // positive result puts `a` first.
+  const HistEntry& a = entries_[a_id];
+  const HistEntry& b = entries_[b_id];
   int c = 0;
   for (const HistField& f : config_.sort.sort_list) {
     switch (f.hpp) {
@@ -487,20 +714,20 @@ int Hists::output_cmp(const HistEntry& a, const HistEntry& b) const {
         break;
       case HppField::kOverhead:
       case HppField::kPeriod:
-        c = field_cmp(a.period, b.period);
+        c = group_cmp(a_id, b_id, &HistEntry::period);
         break;
       case HppField::kOverheadSys:
-        c = field_cmp(a.period_sys, b.period_sys);
+        c = group_cmp(a_id, b_id, &HistEntry::period_sys);
         break;
       case HppField::kOverheadUs:
-        c = field_cmp(a.period_us, b.period_us);
+        c = group_cmp(a_id, b_id, &HistEntry::period_us);
         break;
       case HppField::kSamples:
-        c = field_cmp(a.nr_events, b.nr_events);
+        c = group_cmp(a_id, b_id, &HistEntry::nr_events);
         break;
       case HppField::kSortKey:
         if (config_.sort.is_elided(f.key)) continue;
-        c = sort_key_cmp(f.key, a, b);
+        c = sort_key_cmp(f.key, a_id, b_id);
         break;
     }
     if (c) return c;
@@ -508,8 +735,10 @@ int Hists::output_cmp(const HistEntry& a, const HistEntry& b) const {
   return 0;
 }
 
-int Hists::sort_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) const {
+int Hists::sort_key_cmp(SortKey key, uint32_t a_id, uint32_t b_id) const {
   // The keys' se_sort (se_cmp where there is none).
+  const HistEntry& a = entries_[a_id];
+  const HistEntry& b = entries_[b_id];
   switch (key) {
     case SortKey::kPid:
       return a.thread->tid < b.thread->tid ? 1 : a.thread->tid > b.thread->tid ? -1 : 0;
@@ -529,21 +758,17 @@ int Hists::sort_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) con
       if (!a.sym || !b.sym) return cmp_null(a.sym, b.sym);
       return name_cmp(b.sym->name, a.sym->name);
     case SortKey::kIpcNull:
+    case SortKey::kIpcLbr:
       // No se_sort: sort__sym_cmp(), the collapse order.
-      return collapse_cmp(a, b);
+      return collapse_cmp(a_id, b_id);
     case SortKey::kCpu:
-      // sort.c sort__cpu_cmp(): right->cpu - left->cpu, as an int.
-      return sign64(static_cast<int64_t>(static_cast<int32_t>(b.cpu - a.cpu)));
     case SortKey::kTime:
-      return sign64(static_cast<int64_t>(b.time - a.time));
-    case SortKey::kSymbolSize: {
-      // sort.c _sort__sym_size_cmp(right, left): sizes compared, no symbol is size 0.
-      uint64_t sa = a.sym ? a.sym->end - a.sym->start : 0;
-      uint64_t sb = b.sym ? b.sym->end - b.sym->start : 0;
-      return sb < sa ? -1 : sb == sa ? 0 : 1;
-    }
+    case SortKey::kSymbolSize:
+      return value_key_cmp(key, a, b);
+    default:
+      // The branch keys have no se_sort either.
+      return branch_cmp(key, *this, a_id, *this, b_id);
   }
-  return 0;
 }
 
 void Hists::finish() {
@@ -562,9 +787,12 @@ void Hists::finish() {
       }
     }
   }
+  // The entries samples made; link_group()'s dummies come after them.
   order_.clear();
+  std::vector<uint32_t> dummies;
   for (uint32_t i = 0; i < entries_.size(); ++i) {
-    if (merged_.empty() || !merged_[i]) order_.push_back(i);
+    if (!merged_.empty() && merged_[i]) continue;
+    (i < linked_from_ ? order_ : dummies).push_back(i);
   }
   // hist.c hists__findnew_entry(): each entry went into hists->entries_in when it first came,
   // down the tree by hist_entry__cmp(iter, new) ("if (cmp < 0) p = &(*p)->rb_left"); then
@@ -577,17 +805,19 @@ void Hists::finish() {
     RbOrder tree;
     for (uint32_t id : in) {
       tree.insert(id,
-                  [&](uint32_t other) { return collapse_cmp(entries_[other], entries_[id]) < 0; });
+                  [&](uint32_t other) { return collapse_cmp(other, id) < 0; });
     }
     return tree.in_order();
   };
-  order_ = replay_tree(order_);
+  // hists__add_dummy_entry() inserts the group's dummies into the last of those trees.
   if (config_.sort.has(SortKey::kComm)) order_ = replay_tree(order_);
+  order_.insert(order_.end(), dummies.begin(), dummies.end());
+  order_ = replay_tree(order_);
   // Then perf's output tree replayed: each entry of the collapsed tree goes left of the
   // entries it sorts before, right otherwise.
   RbOrder out;
   for (uint32_t id : order_) {
-    out.insert(id, [&](uint32_t other) { return output_cmp(entries_[id], entries_[other]) > 0; });
+    out.insert(id, [&](uint32_t other) { return output_cmp(id, other) > 0; });
   }
   order_ = out.in_order();
   // output_resort()'s hists__inc_stats(): the period of the entries no filter hides.

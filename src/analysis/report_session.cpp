@@ -67,12 +67,57 @@ class ReportSink : public EventSink {
     for (size_t i = 0; i < repeats_.size(); ++i) {
       if (data_.hists[i]) repeats_[i].raw.drain(replay_into(*data_.hists[i]));
     }
-    for (auto& h : data_.hists) {
-      if (h) h->finish();
+    data_.groups = event_groups();
+    data_.hists.resize(pd_.events().size());
+    // report__collapse_hists(): each member collapsed, then matched and linked to its leader,
+    // which is finished after.
+    std::vector<bool> leader(data_.hists.size(), false);
+    if (setup_.event_group) {
+      for (const EventGroup& g : data_.groups) {
+        if (g.nr_members > 1 && data_.hists[g.leader]) leader[g.leader] = true;
+      }
+    }
+    for (size_t i = 0; i < data_.hists.size(); ++i) {
+      if (data_.hists[i] && !leader[i]) data_.hists[i]->finish();
+    }
+    for (const EventGroup& g : data_.groups) {
+      if (!leader[g.leader]) continue;
+      std::vector<const Hists*> members;
+      for (size_t i = g.leader + 1; i < g.leader + g.nr_members; ++i) {
+        members.push_back(data_.hists[i].get());
+      }
+      data_.hists[g.leader]->link_group(std::move(members));
+      data_.hists[g.leader]->finish();
     }
     data_.owner = state_;
     data_.resolver = &state_->resolver;
     return std::move(data_);
+  }
+
+  // header.c process_group_desc(), then setup_forced_leader(): groups from the recording's
+  // GROUP_DESC (a pipe's arrives as a record), or all events as one under --group/--no-group
+  // when there are none.
+  std::vector<EventGroup> event_groups() const {
+    std::vector<EventGroup> groups;
+    size_t nr_events = pd_.events().size();
+    const auto& desc = pd_.features().group_desc;
+    if (desc && !desc->empty()) {
+      for (const GroupDesc& d : *desc) {
+        // A description perf finds invalid (overlapping or past the last event) leaves the
+        // events ungrouped.
+        if (d.leader_idx >= nr_events || d.nr_members > nr_events - d.leader_idx ||
+            (!groups.empty() && d.leader_idx < groups.back().leader + groups.back().nr_members)) {
+          return {};
+        }
+        groups.push_back(
+            {d.leader_idx, d.nr_members, d.name == "{anon_group}" ? "anon group" : d.name, false});
+      }
+      return groups;
+    }
+    if (setup_.group_set && nr_events) {
+      groups.push_back({0, static_cast<uint32_t>(nr_events), "anon group", true});
+    }
+    return groups;
   }
 
   void on_read(const RecordView& r) override {
@@ -236,9 +281,68 @@ class ReportSink : public EventSink {
     return h;
   }
 
+  // machine.c ip__resolve_ams(): a branch address may be on either side of the kernel
+  // boundary, so perf tries each cpumode (thread__find_cpumode_addr_location(); the guest
+  // ones find nothing in a host report: level 'H').
+  BranchAddr branch_addr(const Thread& t, uint64_t ip) {
+    BranchAddr a;
+    a.addr = ip;
+    a.al_addr = ip;
+    for (uint16_t cpumode : {kMiscUser, kMiscKernel}) {
+      Frame f = resolver_.resolve_addr(t, static_cast<uint8_t>(cpumode), ip);
+      if (!f.map) continue;
+      a.al_addr = f.addr;
+      a.dso = f.dso;
+      a.sym = f.sym;
+      a.level = f.level;
+      break;
+    }
+    return a;
+  }
+
+  // builtin-report.c process_sample_event() in branch mode: hist_iter_branch adds one entry
+  // per branch of the stack, at its target, with a period of 1; samples without a branch
+  // stack add nothing.
+  void add_branches(const Sample& s, const Evsel& evsel) {
+    Hists& hists = hists_for(evsel);
+    const ResolvedSample& rs = resolver_.resolve(s, &evsel, false);
+    if (!s.has_branch_stack) return;
+    Thread* t = rs.thread;
+    HistSample hs;
+    hs.thread = t;
+    hs.comm = rs.comm;
+    hs.placeholder_comm = !t->comm_set;
+    hs.period = 1;
+    hs.cpumode = static_cast<uint8_t>(s.cpumode());
+    HistFrame self = hist_frame(rs.self, false);
+    hs.filtered = filter_bits(*t, self, rs.self.map != nullptr);
+    for (size_t i = 0; i < s.branch_stack.nr; ++i) {
+      BranchEntry be = s.branch_stack.entry(i);
+      BranchInfo bi;
+      bi.to = branch_addr(*t, be.to);
+      bi.from = branch_addr(*t, be.from);
+      bi.flags = be.flags;
+      // iter_next_branch_entry(): the sample's location moved to the branch's target (its
+      // level stays the sample's).
+      hs.self = HistFrame{};
+      hs.self.chain.ip = be.to;
+      hs.self.chain.dso = bi.to.dso;
+      hs.self.chain.sym = bi.to.sym;
+      hs.self.chain.dso_order = dso_order(bi.to.dso);
+      hs.self.addr = be.to;
+      hs.self.level = rs.self.level;
+      hs.branch = &bi;
+      hists.add(hs);
+    }
+  }
+
   void add_sample(const Sample& s, const Evsel& evsel, uint64_t period) {
     // builtin-report.c process_sample_event(): --time and --cpu drop the sample.
     if (setup_.samples.skip(s.time, s.cpu)) return;
+    if (setup_.hist.branch_mode) {
+      add_branches(s, evsel);
+      return;
+    }
     Hists& hists = hists_for(evsel);
     Repeats& rep = repeats_[evsel.index];
     bool with_chain = s.has_callchain && (setup_.hist.use_callchain || setup_.hist.children);

@@ -69,22 +69,45 @@ bool is_prefix_nocase(std::string_view tok, std::string_view name) {
   return tok.size() <= name.size() && strncasecmp(tok.data(), name.data(), tok.size()) == 0;
 }
 
+// sort.c bstack_sort_dimensions[], looked at after the common and the hpp ones.
+constexpr std::array<Dimension, 13> kBranch = {{
+    {"dso_from", true, SortKey::kDsoFrom},
+    {"dso_to", true, SortKey::kDsoTo},
+    {"symbol_from", true, SortKey::kSymFrom},
+    {"symbol_to", true, SortKey::kSymTo},
+    {"mispredict", true, SortKey::kMispredict},
+    {"in_tx", true, SortKey::kInTx},
+    {"abort", true, SortKey::kAbort},
+    {"cycles", true, SortKey::kCycles},
+    {"srcline_from", false, SortKey::kSrclineFrom},
+    {"srcline_to", false, SortKey::kSrclineTo},
+    {"ipc_lbr", true, SortKey::kIpcLbr},
+    {"addr_from", true, SortKey::kAddrFrom},
+    {"addr_to", true, SortKey::kAddrTo},
+}};
+
 // sort_dimension__add() and output_field_add(): the first common dimension the token is a
-// prefix of, else the first hpp dimension. `what` names the option in errors.
-Result<HistField> find_field(std::string_view tok, std::string_view what) {
+// prefix of, else the first hpp dimension, else a branch key (-EINVAL outside branch mode).
+// `what` names the option in errors.
+Result<HistField> find_field(std::string_view tok, std::string_view what, bool branch_mode) {
+  auto unsupported = [&] {
+    return make_error(fmt::format("--{} key `{}' is not supported by readperf yet", what, tok));
+  };
   for (const Dimension& d : kCommon) {
     if (d.name.empty() || !is_prefix_nocase(tok, d.name)) continue;
-    if (!d.supported) {
-      return make_error(fmt::format("--{} key `{}' is not supported by readperf yet", what, tok));
-    }
+    if (!d.supported) return unsupported();
     return HistField{HppField::kSortKey, d.key};
   }
   for (const HppDimension& d : kHpp) {
     if (!is_prefix_nocase(tok, d.name)) continue;
-    if (!d.supported) {
-      return make_error(fmt::format("--{} key `{}' is not supported by readperf yet", what, tok));
-    }
+    if (!d.supported) return unsupported();
     return HistField{d.field, {}};
+  }
+  for (const Dimension& d : kBranch) {
+    if (!is_prefix_nocase(tok, d.name)) continue;
+    if (!branch_mode) return make_error(fmt::format("Invalid --{} key: `{}'", what, tok));
+    if (!d.supported) return unsupported();
+    return HistField{HppField::kSortKey, d.key};
   }
   return make_error(fmt::format("Unknown --{} key: `{}'", what, tok));
 }
@@ -127,7 +150,7 @@ Result<SortSpec> setup_sorting(const SortingOptions& o) {
     }
   }
   for (std::string_view tok : tokens(keys)) {
-    Result<HistField> f = find_field(tok, "sort");
+    Result<HistField> f = find_field(tok, "sort", o.branch_mode);
     if (!f) return tl::unexpected(f.error());
     if (f->hpp == HppField::kSortKey && f->key == SortKey::kDso) spec.dso_sorted = true;
     // __sort_dimension__add(): a dimension already taken is ignored.
@@ -151,7 +174,7 @@ Result<SortSpec> setup_sorting(const SortingOptions& o) {
     std::string_view fields = strict_fields ? o.field_order : o.field_order.substr(1);
     if (fields.empty()) return make_error("Invalid --fields key: `+'");
     for (std::string_view tok : tokens(fields)) {
-      Result<HistField> f = find_field(tok, "fields");
+      Result<HistField> f = find_field(tok, "fields", o.branch_mode);
       if (!f) return tl::unexpected(f.error());
       if (!contains(spec.columns, *f)) spec.columns.push_back(*f);
     }
@@ -176,29 +199,15 @@ bool SortSpec::is_elided(SortKey k) const {
   return std::find(elided.begin(), elided.end(), k) != elided.end();
 }
 
-Result<SortSpec> parse_sort_keys(std::string_view order) {
+Result<SortSpec> parse_sort_keys(std::string_view order, bool branch_mode) {
   SortSpec spec;
   spec.order = std::string(order);
-  size_t pos = 0;
-  while (pos <= order.size()) {
-    size_t end = order.find_first_of(", ", pos);
-    if (end == std::string_view::npos) end = order.size();
-    std::string_view tok = order.substr(pos, end - pos);
-    pos = end + 1;
-    if (tok.empty()) continue;
-    const Dimension* dim = nullptr;
-    for (const Dimension& d : kCommon) {
-      if (!d.name.empty() && is_prefix_nocase(tok, d.name)) {
-        dim = &d;
-        break;
-      }
-    }
-    if (!dim) return make_error(fmt::format("Unknown --sort key: `{}'", tok));
-    if (!dim->supported) {
-      return make_error(fmt::format("--sort key `{}' is not supported by readperf yet", tok));
-    }
+  for (std::string_view tok : tokens(order)) {
+    Result<HistField> f = find_field(tok, "sort", branch_mode);
+    if (!f) return tl::unexpected(f.error());
+    if (f->hpp != HppField::kSortKey) return make_error(fmt::format("Unknown --sort key: `{}'", tok));
     // sort.c __sort_dimension__add(): a dimension already taken is ignored.
-    if (!spec.has(dim->key)) spec.keys.push_back(dim->key);
+    if (!spec.has(f->key)) spec.keys.push_back(f->key);
   }
   spec.dso_sorted = spec.has(SortKey::kDso);
   if (spec.keys.empty()) return make_error("no --sort key given");
@@ -227,6 +236,32 @@ std::string_view sort_key_header(SortKey k) {
       return "Time";
     case SortKey::kSymbolSize:
       return "Symbol size";
+    case SortKey::kDsoFrom:
+      return "Source Shared Object";
+    case SortKey::kDsoTo:
+      return "Target Shared Object";
+    case SortKey::kSymFrom:
+      return "Source Symbol";
+    case SortKey::kSymTo:
+      return "Target Symbol";
+    case SortKey::kMispredict:
+      return "Branch Mispredicted";
+    case SortKey::kInTx:
+      return "Branch in transaction";
+    case SortKey::kAbort:
+      return "Transaction abort";
+    case SortKey::kCycles:
+      return "Basic Block Cycles";
+    case SortKey::kSrclineFrom:
+      return "From Source:Line";
+    case SortKey::kSrclineTo:
+      return "To Source:Line";
+    case SortKey::kIpcLbr:
+      return "IPC   [IPC Coverage]";
+    case SortKey::kAddrFrom:
+      return "Source Address";
+    case SortKey::kAddrTo:
+      return "Target Address";
   }
   return "";
 }

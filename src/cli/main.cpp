@@ -133,6 +133,11 @@ int run(int argc, char** argv) {
                       "how to display percentage of filtered entries: relative or absolute"));
   // parse_filter_percentage(): either word exactly, else the usage and 129.
   percentage_opt->check(CLI::IsMember({"relative", "absolute"}));
+  rep->add_flag("--group")->description("show event group information together (default)");
+  rep->add_flag("--no-group")->description("show the events of a group one by one");
+  rep->add_flag("-b,--branch-stack")
+      ->description("one entry per branch of the samples' branch stacks (default with them)");
+  rep->add_flag("--no-branch-stack")->description("one entry per sample, branch stacks or not");
   float percent_limit = 0;
   CLI::Option* pl =
       rep->add_option("--percent-limit", percent_limit, "hide entries under this percent");
@@ -215,6 +220,10 @@ int run(int argc, char** argv) {
     if (o->check_lname("no-children")) report.children = false;
     if (o->check_lname("inline")) report.inline_names = true;
     if (o->check_lname("no-inline")) report.inline_names = false;
+    if (o->check_lname("group")) report.group = true;
+    if (o->check_lname("no-group")) report.group = false;
+    if (o->check_lname("branch-stack")) report.branch_stack = true;
+    if (o->check_lname("no-branch-stack")) report.branch_stack = false;
   }
   for (const CLI::Option* o : scr->parse_order()) {
     if (o->check_lname("inline")) script.inline_names = true;

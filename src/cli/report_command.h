@@ -43,6 +43,8 @@ struct ReportOptions {
   std::string kallsyms;                   // --kallsyms: the kernel's symbols from this file
   std::string symfs;                      // --symfs: look for binaries under this directory
   bool inline_names = true;               // --inline / --no-inline (the later wins)
+  std::optional<bool> group;              // --group / --no-group; unset: perf's group view
+  std::optional<bool> branch_stack;       // -b / --no-branch-stack; unset: by the recording
 };
 
 int run_report(const ReportOptions& opts);

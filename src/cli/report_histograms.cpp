@@ -176,19 +176,12 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   if (opts.inverted) cp.caller = true;
   if (cumulate && !cp.order_set) cp.caller = true;
 
-  // Branch stacks switch perf to its branch sort mode, which readperf does not print yet.
-  if (pd.header().features[kFeatBranchStack] &&
-      !(pd.events().combined_sample_type() & kSampleStackUser)) {
-    return fail("report: branch-stack recordings (perf's branch mode) are not supported yet");
-  }
-
-  // symbol_conf.event_group is on by default: grouped events print as one section with a
-  // column per member (hists__match/link), which readperf does not do yet.
-  if (const auto& groups = pd.features().group_desc) {
-    for (const GroupDesc& g : *groups) {
-      if (g.nr_members > 1) return fail("report: event groups are not supported yet");
-    }
-  }
+  // cmd_report(): branch mode is a tristate, the recording's branch stacks deciding by
+  // default; it has no children.
+  bool has_br_stack = pd.header().features[kFeatBranchStack] &&
+                      !(pd.events().combined_sample_type() & kSampleStackUser);
+  bool branch_mode = opts.branch_stack.value_or(has_br_stack);
+  if (branch_mode) cumulate = false;
 
   // report__setup_sample_type(): a pipe has no events yet at this point.
   uint64_t sample_type = is_pipe ? 0 : pd.events().combined_sample_type();
@@ -202,6 +195,9 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     cp.use_callchain = true;
   }
   if (cumulate && !(sample_type & kSampleCallchain)) cumulate = false;
+  if (branch_mode && !is_pipe && !(sample_type & kSampleBranchStack)) {
+    return perf_refused("Selected -b but no branch data. Did you call perf record without -b?");
+  }
 
   // sort.c setup_sorting(): the default order (get_default_sort_order(): "trace" when every
   // event is a tracepoint; a pipe has no events yet at this point), a '+' order appended to
@@ -212,22 +208,25 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   for (size_t i = 0; all_tracepoints && i < pd.events().size(); ++i) {
     if (pd.events()[i].attr.type != kPerfTypeTracepoint) all_tracepoints = false;
   }
-  std::string_view default_order =
-      all_tracepoints ? kDefaultTracepointSortOrder : kDefaultSortOrder;
-  if (all_tracepoints && opts.raw_trace &&
-      ((sort_order.empty() && !strict_fields) || sort_order[0] == '+')) {
+  std::string_view default_order = all_tracepoints ? kDefaultTracepointSortOrder
+                                   : branch_mode   ? kDefaultBranchSortOrder
+                                                   : kDefaultSortOrder;
+  if (all_tracepoints && opts.raw_trace && ((sort_order.empty() && !strict_fields) || sort_order[0] == '+')) {
     // get_default_sort_order() then says "trace_fields": a column per field of each event.
     return fail(
         "report: --raw-trace's default sort order (\"trace_fields\") is not supported "
         "yet; --sort trace --raw-trace prints the raw fields");
   }
+  // builtin-report.c: a --sort naming "symbol" gets the ipc_null column (ipc_lbr in branch
+  // mode); it looks at the option as given, before sort.c expands a '+' order.
+  std::string ipc;
+  if (!sort_order.empty() && sort_order.find("symbol") != std::string::npos) {
+    ipc = branch_mode ? ",ipc_lbr" : ",ipc_null";
+  }
   if (!sort_order.empty() && sort_order[0] == '+') {
     sort_order = std::string(default_order) + "," + sort_order.substr(1);
   }
-  // builtin-report.c: a --sort naming "symbol" gets the ipc_null column.
-  if (!sort_order.empty() && sort_order.find("symbol") != std::string::npos) {
-    sort_order += ",ipc_null";
-  }
+  sort_order += ipc;
   SortingOptions sorting;
   sorting.sort_order = sort_order;
   sorting.default_order = default_order;
@@ -236,6 +235,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   sorting.show_nr_samples = opts.show_nr_samples;
   sorting.show_total_period = opts.show_total_period;
   sorting.show_cpu_utilization = opts.show_cpu_utilization;
+  sorting.branch_mode = branch_mode;
   Result<SortSpec> spec = setup_sorting(sorting);
   if (!spec) return fail(spec.error().message());
 
@@ -247,6 +247,9 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.hist.verbose = opts.verbose > 0;
   setup.hist.show_nr_samples = opts.show_nr_samples;
   setup.hist.filter_relative = opts.percentage_relative;
+  setup.hist.branch_mode = branch_mode;
+  setup.event_group = opts.group.value_or(true);
+  setup.group_set = opts.group.has_value();
   // The recording perf's major version ("7.2.13"): reports of perf 7 files follow perf 7.
   if (const auto& v = pd.features().version; v && std::atoi(v->c_str()) >= 7) {
     setup.hist.callchain_entries_user_level = true;
@@ -327,10 +330,37 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     fmt::print(stderr, "The {} data has no samples!\n", opts.input);
     return 0;
   }
+  if (setup.hist.sort.has(SortKey::kIpcLbr)) {
+    // sort.c hist_entry__sym_ipc_snprintf() prints a symbol's IPC from perf's annotation of
+    // its instructions (objdump), which readperf does not do.
+    for (const auto& h : data->hists) {
+      for (size_t i = 0; h && i < h->entries().size(); ++i) {
+        if (h->entries()[i].sym) {
+          return fail(
+              "report: the IPC column of branch mode (a --sort naming \"symbol\") is "
+              "not supported yet for resolved symbols");
+        }
+      }
+    }
+  }
   std::vector<ReportSection> sections;
   for (size_t i = 0; i < pd.events().size(); ++i) {
     const Hists* h = i < data->hists.size() ? data->hists[i].get() : nullptr;
     sections.push_back({event_name(pd.events()[i]), h});
+  }
+  for (const EventGroup& g : data->groups) {
+    ReportSection& leader = sections[g.leader];
+    leader.nr_members = g.nr_members;
+    if (!setup.event_group || g.nr_members < 2) continue;
+    // evsel__group_desc(); evlist__tty_browse_hists() shows the leader only.
+    std::string desc = g.forced ? "" : g.name + " { ";
+    desc += leader.event_name;
+    for (size_t i = g.leader + 1; i < g.leader + g.nr_members; ++i) {
+      desc += ", " + sections[i].event_name;
+      sections[i].hists = nullptr;
+    }
+    if (!g.forced) desc += " }";
+    leader.event_name = std::move(desc);
   }
   print_report(sections, data->total_lost_samples, po, out);
   if (!opts.quiet) out.print("#\n# ({})\n#\n", random_tip());

@@ -10,7 +10,6 @@ namespace readperf {
 namespace {
 
 constexpr uint64_t kContextUser = static_cast<uint64_t>(-512);  // PERF_CONTEXT_USER
-constexpr uint64_t kBranchCallStack = 1u << 11;                 // PERF_SAMPLE_BRANCH_CALL_STACK
 
 // util/branch.c get_branch_type() for perf_branch_entry's type (bits 20-23) and new_type
 // (bits 26-29); perf 6.1 on x86 names the arch-specific new types ARCH_1..5.
@@ -31,7 +30,7 @@ const char* branch_type(uint64_t flags) {
 
 void print_callchain(OutBuffer& out, const Evsel& evsel, const Sample& s) {
   const U64Array& ips = s.callchain;
-  if ((evsel.attr.branch_sample_type & kBranchCallStack) && s.has_branch_stack) {
+  if ((evsel.attr.branch_sample_type & kBranchSampleCallStack) && s.has_branch_stack) {
     // callchain__lbr_callstack_printf(): the kernel part, then the user stack from the LBR.
     size_t kernel_nr = ips.size();
     size_t i = 0;
@@ -154,8 +153,10 @@ void print_sample(OutBuffer& out, const Evsel& evsel, const RecordView& r, const
   out.put('\n');
   uint64_t t = evsel.attr.sample_type;
   if (t & kSampleCallchain) print_callchain(out, evsel, s);
-  if ((t & kSampleBranchStack) && evsel.attr.branch_sample_type != 0) {
-    print_branch_stack(out, s.branch_stack, evsel.attr.branch_sample_type & kBranchCallStack);
+  // evsel__has_br_stack(): the sample_type bit alone (perf inject writes attrs with a
+  // branch_sample_type of 0).
+  if (t & kSampleBranchStack) {
+    print_branch_stack(out, s.branch_stack, evsel.attr.branch_sample_type & kBranchSampleCallStack);
   }
   if ((t & kSampleRegsUser) && s.user_regs.abi) print_regs(out, "user", s.user_regs, arch);
   if ((t & kSampleRegsIntr) && s.intr_regs.abi) print_regs(out, "intr", s.intr_regs, arch);

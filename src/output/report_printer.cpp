@@ -8,13 +8,11 @@
 #include "readperf/session/dso.h"
 #include "readperf/session/thread.h"
 #include "readperf/symbols/symbol_table.h"
+#include "report_columns.h"
 
 namespace readperf {
 
 namespace {
-
-// util/hist.c hists__calc_col_len(): the width of an unresolved address (BITS_PER_LONG / 4).
-constexpr uint32_t kUnresolvedWidth = 16;
 
 struct Column {
   HppField field;
@@ -27,6 +25,7 @@ struct Column {
 struct ColumnWidths {
   uint32_t comm = 0, thread = 0, dso = 0, symbol = 0, ipc = 0, srcline = 0, trace = 0, cpu = 0,
            time = 0, symbol_size = 0;
+  BranchWidths branch;
 };
 
 ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) {
@@ -56,6 +55,7 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) 
     if (hists.trace_widths_known()) {
       w.trace = std::max(w.trace, static_cast<uint32_t>(e.trace.size()));
     }
+    if (hists.config().branch_mode) widen_branch_columns(hists, id, opts.dso_filter, w.branch);
   }
   auto header = [](SortKey k) { return static_cast<uint32_t>(sort_key_header(k).size()); };
   w.comm = std::max(w.comm, header(SortKey::kComm));
@@ -72,21 +72,22 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) 
   return w;
 }
 
-// ui/hist.c's hpp columns: header and width (hpp__width_fn: the wider of the two).
-Column hpp_column(HppField f, bool overhead_is_self) {
+// ui/hist.c's hpp columns: header and width (hpp__width_fn: the wider of the two, in the
+// group view a column per member side by side).
+Column hpp_column(HppField f, bool overhead_is_self, uint32_t members) {
   switch (f) {
     case HppField::kOverheadChildren:
-      return {f, {}, "Children", 8};
+      return {f, {}, "Children", 8 * members};
     case HppField::kOverhead:
-      return {f, {}, overhead_is_self ? "Self" : "Overhead", 8};
+      return {f, {}, overhead_is_self ? "Self" : "Overhead", 8 * members};
     case HppField::kOverheadSys:
-      return {f, {}, "sys", 8};
+      return {f, {}, "sys", 8 * members};
     case HppField::kOverheadUs:
-      return {f, {}, "usr", 8};
+      return {f, {}, "usr", 8 * members};
     case HppField::kSamples:
-      return {f, {}, "Samples", 12};
+      return {f, {}, "Samples", 12 * members};
     case HppField::kPeriod:
-      return {f, {}, "Period", 12};
+      return {f, {}, "Period", 12 * members};
     case HppField::kSortKey:
       break;
   }
@@ -97,9 +98,10 @@ std::vector<Column> make_columns(const Hists& hists, const ColumnWidths& w) {
   // The output fields as setup_sorting() lined them up; elided sort keys are not printed.
   const SortSpec& spec = hists.config().sort;
   std::vector<Column> cols;
+  uint32_t members = static_cast<uint32_t>(hists.group_size());
   for (const HistField& f : spec.columns) {
     if (f.hpp != HppField::kSortKey) {
-      cols.push_back(hpp_column(f.hpp, spec.overhead_is_self));
+      cols.push_back(hpp_column(f.hpp, spec.overhead_is_self, members));
       continue;
     }
     if (spec.is_elided(f.key)) continue;
@@ -135,6 +137,9 @@ std::vector<Column> make_columns(const Hists& hists, const ColumnWidths& w) {
       case SortKey::kSymbolSize:
         width = w.symbol_size;
         break;
+      default:
+        width = branch_column_width(f.key, w.branch);
+        break;
     }
     cols.push_back({f.hpp, f.key, sort_key_header(f.key), width});
   }
@@ -146,42 +151,43 @@ void pad_to(fmt::memory_buffer& b, size_t start, uint32_t width) {
   if (printed < width) b.append(std::string(width - printed, ' '));
 }
 
-// "%-*.*s": cut to `width`, then padded to it.
-void put_fixed(fmt::memory_buffer& b, std::string_view s, uint32_t width) {
-  if (s.size() > width) s = s.substr(0, width);
-  b.append(s);
-  if (s.size() < width) b.append(std::string(width - s.size(), ' '));
-}
-
 void put_percent(fmt::memory_buffer& b, uint64_t value, uint64_t total) {
   // ui/hist.c __hpp__fmt(): " %*.2f%%" with the column's width less the space and the '%'.
   double percent = total ? 100.0 * static_cast<double>(value) / static_cast<double>(total) : 0.0;
   fmt::format_to(std::back_inserter(b), " {:6.2f}%", percent);
 }
 
-void put_symbol(fmt::memory_buffer& b, const HistEntry& e, uint32_t width) {
-  // sort.c _hist_entry__sym_snprintf().
+}  // namespace
+
+void put_fixed(fmt::memory_buffer& b, std::string_view s, uint32_t width) {
+  if (s.size() > width) s = s.substr(0, width);
+  b.append(s);
+  if (s.size() < width) b.append(std::string(width - s.size(), ' '));
+}
+
+void put_sym_column(fmt::memory_buffer& b, char level, const Symbol* sym, uint64_t ip,
+                    uint64_t sym_base, uint32_t width) {
   size_t start = b.size();
-  fmt::format_to(std::back_inserter(b), "[{}] ", e.level);
-  if (e.sym) {
-    if (e.sym->type == kTypeObject) {
-      // "ip - map->unmap_ip(map, sym->start)": a call-chain entry's ip is an address, a
-      // sample's own is map-relative.
-      fmt::format_to(std::back_inserter(b), "{}+0x{:x}", e.sym->name, e.ip - e.sym_base);
+  fmt::format_to(std::back_inserter(b), "[{}] ", level);
+  if (sym) {
+    if (sym->type == kTypeObject) {
+      fmt::format_to(std::back_inserter(b), "{}+0x{:x}", sym->name, ip - sym_base);
     } else {
       size_t used = b.size() - start;
-      std::string_view name = e.sym->name;
+      std::string_view name = sym->name;
       if (width > used && name.size() > width - used) name = name.substr(0, width - used);
       if (width <= used) name = {};
       b.append(name);
-      if (e.sym->inlined) b.append(std::string_view(" (inlined)"));
+      if (sym->inlined) b.append(std::string_view(" (inlined)"));
     }
-  } else if (e.ip) {
-    fmt::format_to(std::back_inserter(b), "0x{:016x}", e.ip);
+  } else if (ip) {
+    fmt::format_to(std::back_inserter(b), "0x{:016x}", ip);
   } else {
     b.append(std::string_view("0000000000000000"));
   }
 }
+
+namespace {
 
 void print_header_lines(const std::vector<Column>& cols, OutBuffer& out) {
   // ui/stdio/hist.c hists__fprintf_standard_headers().
@@ -204,34 +210,52 @@ void print_header_lines(const std::vector<Column>& cols, OutBuffer& out) {
   b.append(std::string_view("\n#\n"));
 }
 
-void print_entry_line(const Hists& hists, const HistEntry& e, const std::vector<Column>& cols,
-                      OutBuffer& out) {
+// ui/hist.c __hpp__fmt(): the entry's value, then in the group view each member's, from
+// the member's entry of the same keys (0 without one).
+template <typename Put>
+void put_group(const Hists& hists, uint32_t id, uint64_t HistEntry::*field, Put put) {
+  put(hists.entry(id).*field, hists.percent_total());
+  for (size_t m = 0; m + 1 < hists.group_size(); ++m) {
+    const Hists* member = hists.member(m);
+    uint32_t pair = hists.pair(id, m);
+    if (pair == Hists::kNoPair || !member || !member->percent_total()) {
+      put(0, 0);
+    } else {
+      put(member->entry(pair).*field, member->percent_total());
+    }
+  }
+}
+
+void print_entry_line(const Hists& hists, uint32_t id, const std::vector<Column>& cols,
+                      std::string_view& mispredict, OutBuffer& out) {
   // ui/stdio/hist.c __hist_entry__snprintf(): "  " before every column, each padded to its
   // width except the last (hist_entry__snprintf_alignment).
+  const HistEntry& e = hists.entry(id);
   fmt::memory_buffer& b = out.buffer();
-  uint64_t total = hists.percent_total();
+  auto percent = [&](uint64_t value, uint64_t total) { put_percent(b, value, total); };
+  auto count = [&](uint64_t n, uint64_t) { fmt::format_to(std::back_inserter(b), " {:11}", n); };
   for (size_t i = 0; i < cols.size(); ++i) {
     const Column& c = cols[i];
     b.append(std::string_view("  "));
     size_t start = b.size();
     switch (c.field) {
       case HppField::kOverheadChildren:
-        put_percent(b, e.acc_period, total);
+        put_group(hists, id, &HistEntry::acc_period, percent);
         break;
       case HppField::kOverhead:
-        put_percent(b, e.period, total);
+        put_group(hists, id, &HistEntry::period, percent);
         break;
       case HppField::kOverheadSys:
-        put_percent(b, e.period_sys, total);
+        put_group(hists, id, &HistEntry::period_sys, percent);
         break;
       case HppField::kOverheadUs:
-        put_percent(b, e.period_us, total);
+        put_group(hists, id, &HistEntry::period_us, percent);
         break;
       case HppField::kSamples:
-        fmt::format_to(std::back_inserter(b), " {:11}", e.nr_events);
+        put_group(hists, id, &HistEntry::nr_events, count);
         break;
       case HppField::kPeriod:
-        fmt::format_to(std::back_inserter(b), " {:11}", e.period);
+        put_group(hists, id, &HistEntry::period, count);
         break;
       case HppField::kSortKey:
         switch (c.key) {
@@ -249,7 +273,9 @@ void print_entry_line(const Hists& hists, const HistEntry& e, const std::vector<
             put_fixed(b, e.dso ? hists.dso_name(e.dso) : "[unknown]", c.width);
             break;
           case SortKey::kSymbol:
-            put_symbol(b, e, c.width);
+            // "ip - map->unmap_ip(map, sym->start)": a call-chain entry's ip is an address,
+            // a sample's own is map-relative.
+            put_sym_column(b, e.level, e.sym, e.ip, e.sym_base, c.width);
             break;
           case SortKey::kIpcNull:
             put_fixed(b, "-      -", c.width);
@@ -287,6 +313,9 @@ void print_entry_line(const Hists& hists, const HistEntry& e, const std::vector<
               fmt::format_to(std::back_inserter(b), "{:>{}}", "unknown", c.width);
             }
             break;
+          default:
+            put_branch_column(b, c.key, hists, id, c.width, mispredict);
+            break;
         }
         break;
     }
@@ -308,16 +337,29 @@ std::pair<uint64_t, char> convert_unit(uint64_t value) {
   return {static_cast<uint64_t>(v), unit};
 }
 
-void print_section(const ReportSection& s, const ReportPrintOptions& opts, OutBuffer& out) {
+void print_section(const ReportSection& s, const ReportPrintOptions& opts,
+                   std::string_view& mispredict, OutBuffer& out) {
   const Hists& hists = *s.hists;
   const HistConfig& c = hists.config();
-  // builtin-report.c hists__fprintf_nr_sample_events(); nothing under -q.
+  // builtin-report.c hists__fprintf_nr_sample_events(), a group's counts its members' too;
+  // nothing under -q.
   if (!opts.quiet) {
-    auto [n, unit] =
-        convert_unit(c.filter_relative ? hists.nr_non_filtered_samples() : hists.nr_samples());
-    out.print("# Samples: {}{} of event '{}'", n, unit, s.event_name);
+    auto samples = [&](const Hists& h) {
+      return c.filter_relative ? h.nr_non_filtered_samples() : h.nr_samples();
+    };
+    uint64_t nr_samples = samples(hists);
+    uint64_t nr_events = hists.percent_total();
+    for (size_t m = 0; m + 1 < hists.group_size(); ++m) {
+      if (const Hists* member = hists.member(m)) {
+        nr_samples += samples(*member);
+        nr_events += member->percent_total();
+      }
+    }
+    auto [n, unit] = convert_unit(nr_samples);
+    out.print("# Samples: {}{} of event{} '{}'", n, unit, s.nr_members > 1 ? "s" : "",
+              s.event_name);
     if (!opts.time_slices.empty()) out.print(" (time slices: {})", opts.time_slices);
-    out.print("\n# Event count (approx.): {}\n#\n", hists.percent_total());
+    out.print("\n# Event count (approx.): {}\n#\n", nr_events);
   }
 
   ColumnWidths widths = compute_widths(hists, opts);
@@ -335,7 +377,7 @@ void print_section(const ReportSection& s, const ReportPrintOptions& opts, OutBu
       percent = static_cast<float>(static_cast<double>(p) * 100.0 / static_cast<double>(total));
     }
     if (percent < opts.percent_limit) continue;
-    print_entry_line(hists, e, cols, out);
+    print_entry_line(hists, id, cols, mispredict, out);
     if (c.use_callchain) print_entry_callchain(hists, e, opts, out);
     out.maybe_flush();
   }
@@ -348,9 +390,10 @@ void print_report(std::span<const ReportSection> sections, uint64_t total_lost_s
                   const ReportPrintOptions& options, OutBuffer& out) {
   // builtin-report.c evlist__tty_browse_hists(); skip_empty is perf's default.
   if (!options.quiet) out.print("#\n# Total Lost Samples: {}\n#\n", total_lost_samples);
+  std::string_view mispredict = "N/A";  // sort.c hist_entry__mispredict_snprintf()'s static
   for (const ReportSection& s : sections) {
     if (!s.hists || !s.hists->nr_samples()) continue;
-    print_section(s, options, out);
+    print_section(s, options, mispredict, out);
   }
 }
 

@@ -45,6 +45,30 @@ struct HistConfig {
   // ("[.]", even for [kernel.kallsyms]) where perf 6.1 says "[k]". Set for recordings made by
   // perf 7 or later, whose users compare with that perf's report.
   bool callchain_entries_user_level = false;
+  // perf's branch mode (sort__mode == SORT_MODE__BRANCH): samples come with a branch each
+  // (HistSample::branch), the branch keys group them.
+  bool branch_mode = false;
+};
+
+// One end of a branch, resolved (perf's addr_map_symbol from sample__resolve_bstack()).
+struct BranchAddr {
+  uint64_t addr = 0;         // as recorded
+  uint64_t al_addr = 0;      // map-relative (the address itself without a map)
+  const Dso* dso = nullptr;  // the map's DSO; null without a map
+  const Symbol* sym = nullptr;
+  char level = 'H';          // the cpumode the address was found in ('H': none)
+  std::string_view srcline;  // interned; only with srcline_from/srcline_to
+};
+
+// perf's branch_info: a branch stack entry with both ends resolved.
+struct BranchInfo {
+  BranchAddr from, to;
+  uint64_t flags = 0;  // struct perf_branch_entry's flag bits (mispred is bit 0)
+  bool mispred() const { return flags & 1; }
+  bool predicted() const { return flags & 2; }
+  bool in_tx() const { return flags & 4; }
+  bool abort() const { return flags & 8; }
+  uint16_t cycles() const { return static_cast<uint16_t>(flags >> 4); }
 };
 
 // One resolved address as the histogram sees it (perf's addr_location after machine__resolve
@@ -77,6 +101,9 @@ struct HistSample {
   std::string_view trace;
   uint32_t cpu = 0;   // sample->cpu (--sort cpu)
   uint64_t time = 0;  // hist_time(sample->time): cut to the time quantum (--sort time)
+  // Branch mode: the branch this entry is for (iter_add_next_branch_entry); `self` is its
+  // target.
+  const BranchInfo* branch = nullptr;
 };
 
 struct HistEntry {
@@ -116,9 +143,25 @@ class Hists {
   // valid while the entries the plan names are those the samples would reach (RepeatCache's
   // contract). Only sums change, so replays may come in any order and late.
   void replay(std::span<const uint32_t> plan, uint64_t period, uint64_t count = 1);
+  // builtin-report.c report__collapse_hists() for an event group's leader (perf's group view,
+  // symbol_conf.event_group): hists__match() pairs each entry with the members' entries of the
+  // same keys, hists__link() adds a zero "dummy" entry for a member's entry the leader lacks.
+  // `members` are the group's other events in order (null: never sampled), finished; they
+  // must outlive this. Before this one's finish(), once: the output order then compares the
+  // members' values too.
+  void link_group(std::vector<const Hists*> members);
   // hists__collapse_resort() and hists__output_resort(): the entries in printing order,
   // trees finished.
   void finish();
+
+  // The group view's columns (after link_group()): 1 + the members, the member `m` (0 for
+  // the first after the leader; null when never sampled) and entry `id`'s pair there.
+  static constexpr uint32_t kNoPair = ~0u;
+  size_t group_size() const { return 1 + members_.size(); }
+  const Hists* member(size_t m) const { return members_[m]; }
+  uint32_t pair(uint32_t id, size_t m) const { return pairs_[m][id]; }
+  // Branch mode: entry `id`'s branch (he->branch_info).
+  const BranchInfo& branch(uint32_t id) const { return branches_[id]; }
 
   const HistConfig& config() const { return config_; }
   const std::vector<HistEntry>& entries() const { return entries_; }
@@ -154,13 +197,15 @@ class Hists {
   std::string_view dso_name(const Dso* dso) const;
 
  private:
+  // The words hist_entry__cmp() compares; the sort keys use the first key_words_ (every key
+  // once: 8 for the common keys, 16 for the branch ones, the symbol's shared).
   struct Key {
-    static constexpr size_t kWords = 12;
-    uint64_t w[kWords] = {};
-    bool operator==(const Key&) const = default;
+    uint64_t w[24] = {};
   };
-  Key make_key(const HistSample& s, uint32_t comm, const HistFrame& f, uint64_t ip,
-               uint32_t dso_id) const;
+  bool same_key(const Key& a, const Key& b) const;
+  uint64_t key_hash(const Key& k) const;
+  Key make_key(uint32_t comm, const Thread* t, const HistFrame& f, uint64_t ip, uint32_t dso_id,
+               const HistSample& s);
   uint32_t intern_comm(std::string_view comm);
   uint32_t placeholder_comm(const Thread* t, std::string_view comm);
   // The placeholder comms renamed as their threads' first COMMs renamed them, and the entries
@@ -172,14 +217,23 @@ class Hists {
   void grow_table();
   // hist_entry__cmp() (entries_in and collapse trees) and hist_entry__sort() (output): the
   // sign of perf's comparison, positive when the first goes first.
-  int collapse_cmp(const HistEntry& x, const HistEntry& y) const;
-  int output_cmp(const HistEntry& a, const HistEntry& b) const;
-  int sort_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) const;
+  // Across two histograms of one report (a group's leader and member: their comm and DSO
+  // name tables differ).
+  static int collapse_cmp(const Hists& hx, uint32_t x, const Hists& hy, uint32_t y);
+  int collapse_cmp(uint32_t x, uint32_t y) const { return collapse_cmp(*this, x, *this, y); }
+  int output_cmp(uint32_t a, uint32_t b) const;
+  int sort_key_cmp(SortKey key, uint32_t a, uint32_t b) const;
+  // The bstack se_cmp functions of sort.c for one branch key.
+  static int branch_cmp(SortKey key, const Hists& hx, uint32_t x, const Hists& hy, uint32_t y);
+  // ui/hist.c __hpp__sort(): with a group, the members' values after the leader's.
+  int group_cmp(uint32_t a, uint32_t b, uint64_t HistEntry::*field) const;
 
   HistConfig config_;
   std::vector<HistEntry> entries_;
   std::vector<Key> keys_;
-  std::vector<uint32_t> table_;  // entry ids, ~0u empty; open addressing
+  size_t key_words_ = 0;
+  std::vector<BranchInfo> branches_;  // by entry, in branch mode
+  std::vector<uint32_t> table_;       // entry ids, ~0u empty; open addressing
   std::vector<uint32_t> order_;
   CallTree tree_;
   std::vector<ChainFrame> scratch_;
@@ -195,6 +249,10 @@ class Hists {
   std::unordered_map<const Dso*, uint32_t> dso_ids_;
   const Dso* last_dso_ = nullptr;
   uint32_t last_dso_id_ = 0;
+
+  std::vector<const Hists*> members_;
+  std::vector<std::vector<uint32_t>> pairs_;  // [member][entry]: the member's entry id
+  uint32_t linked_from_ = ~0u;  // the first of link_group()'s dummy entries
 
   uint64_t nr_samples_ = 0;
   uint64_t total_period_ = 0;

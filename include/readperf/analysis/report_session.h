@@ -45,6 +45,12 @@ struct ReportSetup {
   // report's max_stack (PERF_MAX_STACK_DEPTH): call-chain entries beyond it are dropped,
   // counted from the end the chain is walked from.
   uint32_t max_stack = 127;
+  // symbol_conf.event_group (report's --group, on by default): a group's members are shown
+  // as columns of its leader's entries.
+  bool event_group = true;
+  // --group or --no-group given: a recording without groups is made one group of all its
+  // events (builtin-report.c setup_forced_leader()).
+  bool group_set = false;
   // Sees every record before the report does (exporters that need more than the histograms:
   // record counts, processes, a record-by-record listing); not owned, may be null.
   EventSink* tap = nullptr;
@@ -55,9 +61,21 @@ struct ReportSetup {
   std::function<std::string_view(const Evsel&, const Sample&, Resolver&, const Thread&)> trace_text;
 };
 
+// One event group as perf knows it after reading the recording (HEADER_GROUP_DESC, also from
+// a pipe's HEADER_FEATURE record, or forced by --group).
+struct EventGroup {
+  size_t leader = 0;        // the event index; the members are the next nr_members - 1
+  uint32_t nr_members = 0;  // with the leader
+  std::string name;         // "anon group" unless named
+  bool forced = false;      // evsel->forced_leader: described without "NAME { }"
+};
+
 struct ReportData {
   std::vector<std::unique_ptr<Hists>> hists;  // by event index; null for events never sampled
   uint64_t total_lost_samples = 0;            // evlist->stats.total_lost_samples
+  // Every group the recording has (also under --no-group: perf's "of events" counts its
+  // members); under event_group the leaders' hists are linked to their members'.
+  std::vector<EventGroup> groups;
   // The Machine and symbol tables the entries point into (threads, DSOs, symbols).
   std::shared_ptr<void> owner;
   // The resolver that found them, for `-v`'s account of where symbols came from; lives as

@@ -31,7 +31,25 @@ enum class SortKey : uint8_t {
   kCpu,         // "cpu": the sample's CPU, printed "%03d"
   kTime,        // "time": the sample's time cut to --time-quantum (100 ms), "sec.usec"
   kSymbolSize,  // "symbol_size": the symbol's size; entries of equal sizes merge, as in perf
+  // The branch keys (sort.c bstack_sort_dimensions), perf's branch mode only: each histogram
+  // entry is one branch of a sample's branch stack.
+  kDsoFrom,      // "dso_from": the branch source's shared object
+  kDsoTo,        // "dso_to"
+  kSymFrom,      // "symbol_from": the source's function, or its address
+  kSymTo,        // "symbol_to"
+  kMispredict,   // "mispredict": "N" predicted, "Y" mispredicted
+  kInTx,         // "in_tx": in a transaction
+  kAbort,        // "abort": a transaction abort
+  kCycles,       // "cycles": the basic block's cycles (LBR timed branches)
+  kSrclineFrom,  // "srcline_from"
+  kSrclineTo,    // "srcline_to"
+  kIpcLbr,       // "ipc_lbr": what report appends to a --sort naming "symbol" in branch mode
+  kAddrFrom,     // "addr_from": the source's address, "sym+off" with a symbol
+  kAddrTo,       // "addr_to"
 };
+
+// Whether a key reads the entries' branch (only branch mode has one).
+inline bool is_branch_key(SortKey k) { return k >= SortKey::kDsoFrom; }
 
 // ui/hist.c's hpp columns (PERF_HPP__*): values of an entry, not keys that group samples.
 enum class HppField : uint8_t {
@@ -84,17 +102,24 @@ struct SortingOptions {
   bool show_total_period = false;
   // get_default_sort_order(): kDefaultTracepointSortOrder for a recording of tracepoints only.
   std::string_view default_order = "comm,dso,symbol";
+  // sort__mode == SORT_MODE__BRANCH: the branch keys are valid (elsewhere "Invalid --sort
+  // key").
+  bool branch_mode = false;
 };
 
 // perf's default sort order for a non-tracepoint recording (sort.c default_sort_order).
 inline constexpr std::string_view kDefaultSortOrder = "comm,dso,symbol";
 // ... and for one whose events are all tracepoints (default_tracepoint_sort_order).
 inline constexpr std::string_view kDefaultTracepointSortOrder = "trace";
+// ... and in branch mode (default_branch_sort_order).
+inline constexpr std::string_view kDefaultBranchSortOrder =
+    "comm,dso_from,symbol_from,symbol_to,cycles";
 
 // sort.c setup_sort_list(): keys separated by ',' or ' ', each matched case-insensitively as
 // a prefix of a key name in perf's table order ("sym" is "symbol", "d" is "dso"). Keys perf
-// knows but readperf does not group by yet are an error naming them.
-Result<SortSpec> parse_sort_keys(std::string_view order);
+// knows but readperf does not group by yet are an error naming them. The branch keys are
+// valid in branch mode only.
+Result<SortSpec> parse_sort_keys(std::string_view order, bool branch_mode = false);
 
 // sort.c setup_sorting(): the sort keys (grouping), the sort list and the output columns.
 // Without --sort, the default order; with --fields and no --sort, only the fields. The

@@ -33,8 +33,9 @@ struct ReportPrintOptions {
 };
 
 struct ReportSection {
-  std::string event_name;
+  std::string event_name;  // a group's description for a linked leader (Hists::link_group)
   const Hists* hists = nullptr;
+  uint32_t nr_members = 0;  // evsel->core.nr_members: "of events" above 1
 };
 
 // Everything after perf's "# To display the perf.data header info..." lines, without the

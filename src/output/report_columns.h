@@ -1,0 +1,42 @@
+// Column helpers of `report --stdio` shared by the printer and the branch-mode columns
+// (report_branch_columns.cpp).
+#pragma once
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <string_view>
+
+#include "readperf/analysis/hist.h"
+
+namespace readperf {
+
+// util/hist.c hists__calc_col_len(): the width of an unresolved address (BITS_PER_LONG / 4).
+inline constexpr uint32_t kUnresolvedWidth = 16;
+
+// "%-*.*s": cut to `width`, then padded to it.
+void put_fixed(fmt::memory_buffer& b, std::string_view s, uint32_t width);
+
+// sort.c _hist_entry__sym_snprintf(): "[level] name", or the address without a symbol; a
+// data symbol's offset is `ip - sym_base`.
+void put_sym_column(fmt::memory_buffer& b, char level, const Symbol* sym, uint64_t ip,
+                    uint64_t sym_base, uint32_t width);
+
+// hists->col_len[] of the branch keys (hists__calc_col_len()'s branch_info part).
+struct BranchWidths {
+  uint32_t dso_from = 0, dso_to = 0, sym_from = 0, sym_to = 0, addr_from = 0, addr_to = 0;
+};
+
+// Widens `w` for entry `id` of a branch-mode histogram; `dso_filter`: --dsos was given
+// (hists__set_unres_dso_col_len() then leaves the DSO columns alone).
+void widen_branch_columns(const Hists& hists, uint32_t id, bool dso_filter, BranchWidths& w);
+
+// The width of a branch key's column: its entries' or its header's, the wider.
+uint32_t branch_column_width(SortKey key, const BranchWidths& w);
+
+// What perf's snprintf of the branch key prints for entry `id`. sort.c keeps the last text
+// of the mispredict column in a static: `mispredict` is that state, one per report.
+void put_branch_column(fmt::memory_buffer& b, SortKey key, const Hists& hists, uint32_t id,
+                       uint32_t width, std::string_view& mispredict);
+
+}  // namespace readperf
