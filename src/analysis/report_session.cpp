@@ -360,6 +360,14 @@ class ReportSink : public EventSink {
       size_t at = key_.size();
       key_.resize(at + b.size() / 8);
       std::memcpy(key_.data() + at, b.data(), b.size() / 8 * 8);
+      if (s.has_branch_stack && (evsel.attr.branch_sample_type & kBranchSampleCallStack)) {
+        // `--call-graph lbr`: the user part of the chain is the branch stack.
+        Bytes e = s.branch_stack.entries;
+        at = key_.size();
+        key_.push_back(s.branch_stack.nr);
+        key_.resize(at + 1 + e.size() / 8);
+        std::memcpy(key_.data() + at + 1, e.data(), e.size() / 8 * 8);
+      }
     }
     // A `--call-graph dwarf` sample's chain comes from its registers and stack copy, and the
     // `trace` key groups by a tracepoint's data: the key holds neither, so such samples are
