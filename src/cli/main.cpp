@@ -155,6 +155,10 @@ int run(int argc, char** argv) {
                             "Time span of interest (start,stop), several, or percent forms "
                             "(0%-10%, 10%/2)"));
   last_wins(rep->add_option("-C,--cpu", report.cpu_list, "list of cpus to profile"));
+  last_wins(rep->add_option("--time-quantum", report.time_quantum,
+                            "Set time quantum for time sort key (default 100ms)"))
+      ->option_text("time (ms|us|ns|s)");
+  rep->add_flag("--ns", report.nanosecs, "Show times in nanosecs");
   std::string call_graph;
   CLI::Option* cg = rep->add_option("-g,--call-graph", call_graph,
                                     "print_type,threshold[,print_limit],order,sort_key,value")

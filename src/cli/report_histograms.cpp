@@ -270,6 +270,23 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     }
   }
   setup.symbol_filter = opts.symbol_filter;
+  setup.hist.nanosecs = opts.nanosecs;
+  if (!opts.time_quantum.empty()) {
+    // builtin-report.c parse_time_quantum(): a number, then nothing (ns), s, ms, us or ns.
+    const char* arg = opts.time_quantum.c_str();
+    char* end = nullptr;
+    uint64_t q = std::strtoul(arg, &end, 0);
+    while (*end == ' ') ++end;
+    std::string_view unit = end;
+    uint64_t scale = unit.empty() || unit == "ns" ? 1
+                     : unit == "s"                ? 1000000000
+                     : unit == "ms"               ? 1000000
+                     : unit == "us"               ? 1000
+                                                  : 0;
+    if (end == arg || !scale) return fail(fmt::format("Cannot parse time quantum `{}'", arg));
+    if (!q) return fail("time quantum cannot be 0");
+    setup.hist.time_quantum = q * scale;
+  }
   po.time_slices = opts.time;
   setup.symbols = SymbolConfig::from_environment();
   if (!opts.buildid_dir.empty()) setup.symbols.buildid_dir = opts.buildid_dir;
