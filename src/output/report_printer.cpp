@@ -291,10 +291,14 @@ void print_entry_line(const Hists& hists, uint32_t id, const std::vector<Column>
             b.append(text.substr(0, std::min<size_t>(text.size(), c.width)));
             break;
           }
-          case SortKey::kCpu:
-            // sort.c hist_entry__cpu_snprintf(): "%*.*d".
-            fmt::format_to(std::back_inserter(b), "{:0{}}", static_cast<int32_t>(e.cpu), c.width);
-            break;
+          case SortKey::kCpu: {
+            // sort.c hist_entry__cpu_snprintf(): "%*.*d", whose precision counts digits only:
+            // an unrecorded CPU (-1) is "-001", not fmt's "-01".
+            int32_t cpu = static_cast<int32_t>(e.cpu);
+            if (cpu < 0) b.push_back('-');
+            int64_t magnitude = cpu < 0 ? -int64_t{cpu} : int64_t{cpu};
+            fmt::format_to(std::back_inserter(b), "{:0{}}", magnitude, c.width);
+          } break;
           case SortKey::kTime: {
             // sort.c hist_entry__time_snprintf(): timestamp__scnprintf_usec/_nsec, "%-.*s".
             std::string t =
