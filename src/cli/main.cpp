@@ -30,6 +30,7 @@
 #include "process_setup.h"
 #include "progress_line.h"
 #include "readperf/analysis/missing_symbols.h"
+#include "readperf/symbols/debuginfod.h"
 #include "readperf/symbols/symbol_files.h"
 #include "report_command.h"
 #include "script_command.h"
@@ -58,6 +59,8 @@ int run(int argc, char** argv);
 
 int main(int argc, char** argv) {
   int rc = run(argc, argv);
+  // Before exit handlers tear down libcurl and OpenSSL under running prefetches.
+  readperf::debuginfod_shutdown();
   print_symbol_notes();
   return rc;
 }
