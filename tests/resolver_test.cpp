@@ -1,6 +1,8 @@
 // The resolver against perf 6.1's machine__resolve() / thread__resolve_callchain(): the
 // names below are what `perf script` printed for the perf-6.1 corpus recordings whose
 // binaries are in data/symbols/ (the workload, and an excerpt of the kernel's kallsyms).
+#include "readperf/analysis/resolver.h"
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -8,7 +10,6 @@
 #include <filesystem>
 #include <string>
 
-#include "readperf/analysis/resolver.h"
 #include "readperf/format/perf_abi.h"
 #include "readperf/session/machine.h"
 #include "readperf/symbols/symbol_cache.h"
@@ -37,6 +38,31 @@ std::string describe(const Frame& f) {
   std::string s = std::string(f.symbol_name());
   if (f.sym) s += fmt::format("+{:#x}", f.symoff());
   return s + " (" + std::string(f.dso_name()) + ")";
+}
+
+TEST(MachineKernelName, AVmlinuxPathInTheBuildIdTableIsKernelVmlinux) {
+  for (const char* path : {"/usr/lib/debug/boot/vmlinux-6.1.0-18-amd64", "[kernel.kallsyms]"}) {
+    Machine machine;
+    BuildIdEvent kb;
+    kb.misc = kMiscKernel;
+    kb.pid = -1;
+    std::vector<uint8_t> id(20, 0xab);
+    kb.build_id = Bytes(reinterpret_cast<const std::byte*>(id.data()), id.size());
+    kb.filename = path;
+    machine.process_build_id(kb);
+    MmapEvent k;
+    k.pid = -1;
+    k.start = 0xffffffff81000000;
+    k.len = 0x1000000;
+    k.pgoff = k.start;
+    k.filename = "[kernel.kallsyms]_text";
+    machine.process_mmap(k, kMiscKernel);
+    const Map* vm = machine.vmlinux_map();
+    ASSERT_NE(vm, nullptr);
+    EXPECT_EQ(vm->dso->long_name, path);
+    EXPECT_EQ(vm->dso->short_name,
+              std::string_view(path).starts_with("/") ? "[kernel.vmlinux]" : "[kernel.kallsyms]");
+  }
 }
 
 // A Machine as the records of a -g recording of the workload leave it, and a build-id cache

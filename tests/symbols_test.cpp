@@ -575,6 +575,26 @@ TEST(DemangleTest, PrintsNamesWithoutParametersLikePerf) {
   EXPECT_EQ(demangle_symbol("_Znotmangled"), std::nullopt);
 }
 
+TEST(DemangleTest, PerfFromSixFourKeepsParametersReturnTypeAndClones) {
+  EXPECT_EQ(demangle_symbol("_ZN2ns1K4spinEl", true), "ns::K::spin(long)");
+  EXPECT_EQ(demangle_symbol("_ZN2ns1K4spinEl.constprop.0", true),
+            "ns::K::spin(long) [clone .constprop.0]");
+  EXPECT_EQ(demangle_symbol("_ZNK3Foo3barEv", true), "Foo::bar() const");
+  EXPECT_EQ(demangle_symbol("_Z3maxIiET_S0_S0_", true), "int max<int>(int, int)");
+  EXPECT_EQ(demangle_symbol("main", true), std::nullopt);
+}
+
+TEST(DemangleTest, PerfVersionsThatDemangleWithParameters) {
+  EXPECT_FALSE(perf_version_demangles_with_params("6.1.158"));
+  EXPECT_FALSE(perf_version_demangles_with_params("6.3"));
+  EXPECT_FALSE(perf_version_demangles_with_params("5.19.g1234"));
+  EXPECT_TRUE(perf_version_demangles_with_params("6.4.0"));
+  EXPECT_TRUE(perf_version_demangles_with_params("6.12.95"));
+  EXPECT_TRUE(perf_version_demangles_with_params("7.2.13"));
+  EXPECT_FALSE(perf_version_demangles_with_params(""));
+  EXPECT_FALSE(perf_version_demangles_with_params("x.y"));
+}
+
 TEST(SymbolCacheTest, LoadsEachDsoOnceAndMemoizes) {
   testing::TempDir dir;
   fs::create_directories(fs::path(dir.path()) / "opt/corpus");

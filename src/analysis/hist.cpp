@@ -78,6 +78,26 @@ void put_branch_sym(uint64_t* w, const BranchAddr& a) {
   w[1] = a.sym ? a.sym->end : ~0ull;
 }
 
+// The keys compared by a value of the entry alone: cpu, time, symbol_size (se_cmp(left,
+// right), positive when `a` sorts first).
+int value_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) {
+  switch (key) {
+    case SortKey::kCpu:
+      // sort.c sort__cpu_cmp(): right->cpu - left->cpu, as an int.
+      return sign64(static_cast<int64_t>(static_cast<int32_t>(b.cpu - a.cpu)));
+    case SortKey::kTime:
+      return sign64(static_cast<int64_t>(b.time - a.time));
+    case SortKey::kSymbolSize: {
+      // sort.c _sort__sym_size_cmp(right, left): sizes compared, no symbol is size 0.
+      uint64_t sa = a.sym ? a.sym->end - a.sym->start : 0;
+      uint64_t sb = b.sym ? b.sym->end - b.sym->start : 0;
+      return sb < sa ? -1 : sb == sa ? 0 : 1;
+    }
+    default:
+      return 0;
+  }
+}
+
 }  // namespace
 
 Hists::Hists(const HistConfig& config) : config_(config) {
@@ -98,6 +118,7 @@ Hists::Hists(const HistConfig& config) : config_(config) {
     }
     if (config_.show_nr_samples) spec.sort_list.push_back({HppField::kSamples});
   }
+  by_time_ = config_.sort.has(SortKey::kTime);
   // make_key()'s layout: key_words() per key, the symbol's once (with ipc_null, ipc_lbr).
   bool sym_done = false;
   for (SortKey key : config_.sort.keys) {
@@ -259,6 +280,15 @@ Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, u
       case SortKey::kTrace:
         k.w[n++] = reinterpret_cast<uintptr_t>(s.trace.data());
         break;
+      case SortKey::kCpu:
+        k.w[n++] = s.cpu;
+        break;
+      case SortKey::kTime:
+        k.w[n++] = s.time;
+        break;
+      case SortKey::kSymbolSize:
+        k.w[n++] = f.chain.sym ? f.chain.sym->end - f.chain.sym->start : 0;
+        break;
       case SortKey::kDsoFrom:
         k.w[n++] = dso_name_id(b.from.dso);
         break;
@@ -359,6 +389,8 @@ uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f,
   e.level = f.level;
   e.srcline = f.srcline;
   e.trace = s.trace;
+  e.cpu = s.cpu;
+  e.time = s.time;
   e.filtered = s.filtered;
   if (config_.use_callchain) e.chain_root = tree_.new_root();
   if (config_.branch_mode) branches_.push_back(s.branch ? *s.branch : BranchInfo{});
@@ -455,7 +487,10 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
     Key k = make_key(comm, s.thread, at, f.chain.ip, dso_name_id(f.chain.dso), s);
     uint32_t id = findnew(k, s, at, f.chain.ip, comm, created);
     HistEntry& e = entries_[id];
-    if (!created && e.stamp == stamp_) continue;
+    // The duplicate check compares the cached entries with a he_tmp that has no .time
+    // (hist.c iter_add_next_cumulative_entry()): with the time key it never matches, and a
+    // frame met twice (recursion, the sample's own ip) counts twice.
+    if (!created && e.stamp == stamp_ && !by_time_) continue;
     e.stamp = stamp_;
     e.acc_period += s.period;
     e.acc_events += 1;
@@ -498,6 +533,11 @@ int Hists::collapse_cmp(const Hists& hx, uint32_t x_id, const Hists& hy, uint32_
       case SortKey::kTrace:
         // sort.c sort__trace_cmp(): strcmp(right, left); 0 for other events.
         if (x.trace.data() && y.trace.data()) c = name_cmp(y.trace, x.trace);
+        break;
+      case SortKey::kCpu:
+      case SortKey::kTime:
+      case SortKey::kSymbolSize:
+        c = value_key_cmp(key, x, y);
         break;
       case SortKey::kDso:
         c = dso_cmp();
@@ -721,6 +761,10 @@ int Hists::sort_key_cmp(SortKey key, uint32_t a_id, uint32_t b_id) const {
     case SortKey::kIpcLbr:
       // No se_sort: sort__sym_cmp(), the collapse order.
       return collapse_cmp(a_id, b_id);
+    case SortKey::kCpu:
+    case SortKey::kTime:
+    case SortKey::kSymbolSize:
+      return value_key_cmp(key, a, b);
     default:
       // The branch keys have no se_sort either.
       return branch_cmp(key, *this, a_id, *this, b_id);

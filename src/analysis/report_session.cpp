@@ -9,6 +9,7 @@
 #include "readperf/format/perf_abi.h"
 #include "readperf/session/machine.h"
 #include "readperf/session/session_builder.h"
+#include "readperf/symbols/demangle.h"
 #include "readperf/symbols/symbol_cache.h"
 
 namespace readperf {
@@ -137,6 +138,11 @@ class ReportSink : public EventSink {
       // In pipe mode the release arrives as a HEADER_FEATURE record, before any sample.
       os_release_seen_ = true;
       state_->symbols.set_recorded_os_release(*pd_.features().os_release);
+    }
+    if (!version_seen_ && pd_.features().version) {
+      version_seen_ = true;
+      state_->symbols.set_demangle_params(
+          perf_version_demangles_with_params(*pd_.features().version));
     }
     switch (r.type) {
       case kRecordSample:
@@ -353,11 +359,21 @@ class ReportSink : public EventSink {
     key_.push_back(uint64_t{s.cpumode()} | (uint64_t{with_chain} << 8));
     key_.push_back(s.ip);
     key_.push_back(epoch(s.pid));
+    if (by_cpu_) key_.push_back(s.cpu);
+    if (by_time_) key_.push_back(s.time / std::max<uint64_t>(setup_.hist.time_quantum, 1));
     if (with_chain) {
       Bytes b = s.callchain.bytes();
       size_t at = key_.size();
       key_.resize(at + b.size() / 8);
       std::memcpy(key_.data() + at, b.data(), b.size() / 8 * 8);
+      if (s.has_branch_stack && (evsel.attr.branch_sample_type & kBranchSampleCallStack)) {
+        // `--call-graph lbr`: the user part of the chain is the branch stack.
+        Bytes e = s.branch_stack.entries;
+        at = key_.size();
+        key_.push_back(s.branch_stack.nr);
+        key_.resize(at + 1 + e.size() / 8);
+        std::memcpy(key_.data() + at + 1, e.data(), e.size() / 8 * 8);
+      }
     }
     // A `--call-graph dwarf` sample's chain comes from its registers and stack copy, and the
     // `trace` key groups by a tracepoint's data: the key holds neither, so such samples are
@@ -390,6 +406,10 @@ class ReportSink : public EventSink {
     hs.trace = trace;
     hs.filtered = filter_bits(*t, hs.self, rs.self.map != nullptr);
     hs.cpumode = static_cast<uint8_t>(s.cpumode());
+    hs.cpu = s.cpu;
+    // hist.c hist_time().
+    uint64_t q = setup_.hist.time_quantum;
+    hs.time = q ? s.time / q * q : s.time;
 
     frames_.clear();
     if (with_chain) {
@@ -420,6 +440,8 @@ class ReportSink : public EventSink {
     resolved_key_.push_back(
         (uint64_t{hs.cpumode} << 40) | (uint64_t{hs.filtered} << 32) |
         (setup_.hist.sort.has(SortKey::kPid) ? static_cast<uint32_t>(t->tid) : 0u));
+    if (by_cpu_) resolved_key_.push_back(hs.cpu);
+    if (by_time_) resolved_key_.push_back(hs.time);
     push_frame_key(hs.self, hs.self.addr);
     if (with_trace_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(trace.data()));
     for (const HistFrame& f : frames_) push_frame_key(f, f.chain.ip);
@@ -478,9 +500,14 @@ class ReportSink : public EventSink {
 
   PerfData& pd_;
   bool os_release_seen_ = false;
+  bool version_seen_ = false;
   const ReportSetup& setup_;
   const bool with_srcline_ = setup_.hist.sort.has(SortKey::kSrcline);  // after setup_
   const bool with_trace_ = setup_.hist.sort.has(SortKey::kTrace);
+  // Sort keys that tell samples apart by more than their thread and addresses: repeat keys
+  // carry them.
+  const bool by_cpu_ = setup_.hist.sort.has(SortKey::kCpu);
+  const bool by_time_ = setup_.hist.sort.has(SortKey::kTime);
   std::shared_ptr<SessionState> state_;
   Machine& machine_;
   Resolver& resolver_;

@@ -173,6 +173,42 @@ void Resolver::resolve_callchain(const Thread& t, const Sample& s) {
   }
 }
 
+bool Resolver::resolve_lbr_callchain(const Thread& t, const Sample& s) {
+  // "LBR only affects the user callchain": the recorded chain up to its PERF_CONTEXT_USER
+  // marker (looked for within max_stack entries), then the first branch's target and every
+  // branch's source, in user mode (lbr_callchain_add_kernel_ip(), lbr_callchain_add_lbr_ip()).
+  size_t n = std::min<size_t>(options_.max_stack, s.callchain.size());
+  size_t user = 0;
+  while (user < n && s.callchain[user] != kContextUser) ++user;
+  if (user == n) return false;
+  uint8_t cpumode = kMiscUser;
+  for (size_t i = 0; i <= user; ++i) {
+    uint64_t ip = s.callchain[i];
+    if (ip >= kContextMax) {
+      if (ip == kContextHv) {
+        cpumode = kMiscHypervisor;
+      } else if (ip == kContextKernel) {
+        cpumode = kMiscKernel;
+      } else if (ip == kContextUser) {
+        cpumode = kMiscUser;
+      } else {
+        result_.callchain.clear();  // "invalid callchain context": perf's usual path then
+        return false;
+      }
+      continue;
+    }
+    result_.callchain.push_back(resolve_addr(t, cpumode, ip));
+  }
+  // perf reads entries[0] even of an empty stack (the bytes after it); readperf adds nothing.
+  const BranchStack& b = s.branch_stack;
+  if (b.nr == 0) return true;
+  result_.callchain.push_back(resolve_addr(t, kMiscUser, b.entry(0).to));
+  for (size_t i = 0; i < b.nr; ++i) {
+    result_.callchain.push_back(resolve_addr(t, kMiscUser, b.entry(i).from));
+  }
+  return true;
+}
+
 Frame Resolver::resolve_addr_fb(const Thread& t, uint8_t cpumode, uint64_t addr) {
   Frame f = resolve_addr(t, cpumode, addr);
   if (f.map) return f;
@@ -194,7 +230,7 @@ const ResolvedSample& Resolver::resolve(const Sample& s, const Evsel* evsel) {
   return resolve(s, evsel, true);
 }
 
-const ResolvedSample& Resolver::resolve(const Sample& s, const Evsel* /*evsel*/, bool callchain) {
+const ResolvedSample& Resolver::resolve(const Sample& s, const Evsel* evsel, bool callchain) {
   // event.c machine__resolve().
   Thread* t = machine_.findnew_thread(s.pid, s.tid);
   result_.thread = t;
@@ -207,7 +243,13 @@ const ResolvedSample& Resolver::resolve(const Sample& s, const Evsel* /*evsel*/,
   }
   result_.callchain.clear();
   result_.has_callchain = s.has_callchain && options_.callchain && callchain;
-  if (result_.has_callchain) resolve_callchain(*t, s);
+  if (result_.has_callchain) {
+    // thread__resolve_callchain_sample(): evsel__has_branch_callstack() samples take their
+    // user part from the branch stack.
+    bool lbr = evsel && (evsel->attr.branch_sample_type & kBranchSampleCallStack) &&
+               s.has_branch_stack && resolve_lbr_callchain(*t, s);
+    if (!lbr) resolve_callchain(*t, s);
+  }
   // machine.c thread__resolve_callchain(), callee order: the recorded chain, then the frames
   // unwound from the user stack copy (thread__resolve_callchain_unwind()).
   result_.unwound_begin = result_.callchain.size();

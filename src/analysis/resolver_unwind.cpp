@@ -193,7 +193,8 @@ void Resolver::expand_unwound(const Thread& t, uint64_t ip, std::vector<Frame>& 
           // inlined copy named as its symbol is that symbol, not "(inlined)".
           if (!r.function.empty()) {
             std::optional<std::string> d;
-            if (symbols_.config().demangle) d = demangle_symbol(r.function);
+            if (symbols_.config().demangle)
+              d = demangle_symbol(r.function, symbols_.config().demangle_params);
             is.name = d ? std::string_view(*inline_names_.insert(std::move(*d)).first)
                         : std::string_view(r.function);
           }

@@ -24,7 +24,7 @@ constexpr std::array<Dimension, 26> kCommon = {{
     {"dso", true, SortKey::kDso},
     {"symbol", true, SortKey::kSymbol},
     {"parent", false, {}},
-    {"cpu", false, {}},
+    {"cpu", true, SortKey::kCpu},
     {"socket", false, {}},
     {"srcline", true, SortKey::kSrcline},
     {"srcfile", false, {}},
@@ -32,12 +32,12 @@ constexpr std::array<Dimension, 26> kCommon = {{
     {"weight", false, {}},
     {"transaction", false, {}},
     {"trace", true, SortKey::kTrace},
-    {"symbol_size", false, {}},
+    {"symbol_size", true, SortKey::kSymbolSize},
     {"dso_size", false, {}},
     {"cgroup", false, {}},
     {"cgroup_id", false, {}},
     {"ipc_null", true, SortKey::kIpcNull},
-    {"time", false, {}},
+    {"time", true, SortKey::kTime},
     {"code_page_size", false, {}},
     {"local_ins_lat", false, {}},
     {"ins_lat", false, {}},
@@ -230,6 +230,12 @@ std::string_view sort_key_header(SortKey k) {
       return "Source:Line";
     case SortKey::kTrace:
       return "Trace output";
+    case SortKey::kCpu:
+      return "CPU";
+    case SortKey::kTime:
+      return "Time";
+    case SortKey::kSymbolSize:
+      return "Symbol size";
     case SortKey::kDsoFrom:
       return "Source Shared Object";
     case SortKey::kDsoTo:

@@ -30,6 +30,7 @@
 #include "process_setup.h"
 #include "progress_line.h"
 #include "readperf/analysis/missing_symbols.h"
+#include "readperf/symbols/debuginfod.h"
 #include "readperf/symbols/symbol_files.h"
 #include "report_command.h"
 #include "script_command.h"
@@ -58,6 +59,8 @@ int run(int argc, char** argv);
 
 int main(int argc, char** argv) {
   int rc = run(argc, argv);
+  // Before exit handlers tear down libcurl and OpenSSL under running prefetches.
+  readperf::debuginfod_shutdown();
   print_symbol_notes();
   return rc;
 }
@@ -155,6 +158,10 @@ int run(int argc, char** argv) {
                             "Time span of interest (start,stop), several, or percent forms "
                             "(0%-10%, 10%/2)"));
   last_wins(rep->add_option("-C,--cpu", report.cpu_list, "list of cpus to profile"));
+  last_wins(rep->add_option("--time-quantum", report.time_quantum,
+                            "Set time quantum for time sort key (default 100ms)"))
+      ->option_text("time (ms|us|ns|s)");
+  rep->add_flag("--ns", report.nanosecs, "Show times in nanosecs");
   std::string call_graph;
   CLI::Option* cg = rep->add_option("-g,--call-graph", call_graph,
                                     "print_type,threshold[,print_limit],order,sort_key,value")

@@ -34,6 +34,8 @@ struct ReportOptions {
   std::string symbol_filter;              // --symbol-filter
   std::string time;                       // --time
   std::string cpu_list;                   // -C/--cpu
+  std::string time_quantum;               // --time-quantum: "N[s|ms|us|ns]"
+  bool nanosecs = false;                  // --ns
   std::optional<std::string> call_graph;  // -g/--call-graph; "" when given without a value
   bool no_call_graph = false;             // --no-call-graph
   bool inverted = false;                  // -G/--inverted: caller order

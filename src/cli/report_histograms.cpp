@@ -14,6 +14,7 @@
 #include "readperf/output/report_printer.h"
 #include "readperf/output/symbol_sources.h"
 #include "readperf/output/trace_text.h"
+#include "readperf/symbols/demangle.h"
 #include "report_command.h"
 #include "report_tip.h"
 #include "symbol_prefetch.h"
@@ -211,7 +212,8 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   std::string_view default_order = all_tracepoints ? kDefaultTracepointSortOrder
                                    : branch_mode   ? kDefaultBranchSortOrder
                                                    : kDefaultSortOrder;
-  if (all_tracepoints && opts.raw_trace && ((sort_order.empty() && !strict_fields) || sort_order[0] == '+')) {
+  if (all_tracepoints && opts.raw_trace &&
+      ((sort_order.empty() && !strict_fields) || sort_order[0] == '+')) {
     // get_default_sort_order() then says "trace_fields": a column per field of each event.
     return fail(
         "report: --raw-trace's default sort order (\"trace_fields\") is not supported "
@@ -268,6 +270,23 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     }
   }
   setup.symbol_filter = opts.symbol_filter;
+  setup.hist.nanosecs = opts.nanosecs;
+  if (!opts.time_quantum.empty()) {
+    // builtin-report.c parse_time_quantum(): a number, then nothing (ns), s, ms, us or ns.
+    const char* arg = opts.time_quantum.c_str();
+    char* end = nullptr;
+    uint64_t q = std::strtoul(arg, &end, 0);
+    while (*end == ' ') ++end;
+    std::string_view unit = end;
+    uint64_t scale = unit.empty() || unit == "ns" ? 1
+                     : unit == "s"                ? 1000000000
+                     : unit == "ms"               ? 1000000
+                     : unit == "us"               ? 1000
+                                                  : 0;
+    if (end == arg || !scale) return fail(fmt::format("Cannot parse time quantum `{}'", arg));
+    if (!q) return fail("time quantum cannot be 0");
+    setup.hist.time_quantum = q * scale;
+  }
   po.time_slices = opts.time;
   setup.symbols = SymbolConfig::from_environment();
   if (!opts.buildid_dir.empty()) setup.symbols.buildid_dir = opts.buildid_dir;
@@ -276,6 +295,9 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.symbols.symfs = opts.symfs;
   setup.symbols.inline_names = opts.inline_names;
   setup.symbols.recorded_os_release = pd.features().os_release.value_or("");
+  // A pipe's version comes later, as a record (report_session.cpp).
+  setup.symbols.demangle_params =
+      perf_version_demangles_with_params(pd.features().version.value_or(""));
   TraceTexts trace_texts(pd, opts.raw_trace);
   if (spec->has(SortKey::kTrace)) {
     setup.trace_text = [&](const Evsel& e, const Sample& s, Resolver& r, const Thread& t) {

@@ -23,7 +23,8 @@ struct Column {
 
 // perf's hists->col_len[] for the columns readperf prints.
 struct ColumnWidths {
-  uint32_t comm = 0, thread = 0, dso = 0, symbol = 0, ipc = 0, srcline = 0, trace = 0;
+  uint32_t comm = 0, thread = 0, dso = 0, symbol = 0, ipc = 0, srcline = 0, trace = 0, cpu = 0,
+           time = 0, symbol_size = 0;
   BranchWidths branch;
 };
 
@@ -64,6 +65,10 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) 
   w.ipc = std::max(w.ipc, header(SortKey::kIpcNull));
   w.srcline = std::max(w.srcline, header(SortKey::kSrcline));
   w.trace = std::max(w.trace, header(SortKey::kTrace));
+  // hists__calc_col_len()'s fixed widths, for every entry shown.
+  w.cpu = std::max<uint32_t>(3, header(SortKey::kCpu));
+  w.time = std::max<uint32_t>(hists.config().nanosecs ? 16 : 12, header(SortKey::kTime));
+  w.symbol_size = header(SortKey::kSymbolSize);
   return w;
 }
 
@@ -122,6 +127,15 @@ std::vector<Column> make_columns(const Hists& hists, const ColumnWidths& w) {
         break;
       case SortKey::kTrace:
         width = w.trace;
+        break;
+      case SortKey::kCpu:
+        width = w.cpu;
+        break;
+      case SortKey::kTime:
+        width = w.time;
+        break;
+      case SortKey::kSymbolSize:
+        width = w.symbol_size;
         break;
       default:
         width = branch_column_width(f.key, w.branch);
@@ -277,6 +291,32 @@ void print_entry_line(const Hists& hists, uint32_t id, const std::vector<Column>
             b.append(text.substr(0, std::min<size_t>(text.size(), c.width)));
             break;
           }
+          case SortKey::kCpu: {
+            // sort.c hist_entry__cpu_snprintf(): "%*.*d", whose precision counts digits only:
+            // an unrecorded CPU (-1) is "-001", not fmt's "-01".
+            int32_t cpu = static_cast<int32_t>(e.cpu);
+            if (cpu < 0) b.push_back('-');
+            int64_t magnitude = cpu < 0 ? -int64_t{cpu} : int64_t{cpu};
+            fmt::format_to(std::back_inserter(b), "{:0{}}", magnitude, c.width);
+          } break;
+          case SortKey::kTime: {
+            // sort.c hist_entry__time_snprintf(): timestamp__scnprintf_usec/_nsec, "%-.*s".
+            std::string t =
+                hists.config().nanosecs
+                    ? fmt::format("{}.{:09}", e.time / 1000000000, e.time % 1000000000)
+                    : fmt::format("{}.{:06}", e.time / 1000000000, e.time % 1000000000 / 1000);
+            b.append(std::string_view(t).substr(0, c.width));
+            break;
+          }
+          case SortKey::kSymbolSize:
+            // sort.c _hist_entry__sym_size_snprintf(): "%*d", else "unknown".
+            if (e.sym) {
+              fmt::format_to(std::back_inserter(b), "{:>{}}",
+                             static_cast<int32_t>(e.sym->end - e.sym->start), c.width);
+            } else {
+              fmt::format_to(std::back_inserter(b), "{:>{}}", "unknown", c.width);
+            }
+            break;
           default:
             put_branch_column(b, c.key, hists, id, c.width, mispredict);
             break;

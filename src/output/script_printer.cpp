@@ -18,6 +18,7 @@
 #include "readperf/output/header_printer.h"
 #include "readperf/output/symbol_sources.h"
 #include "readperf/session/session_builder.h"
+#include "readperf/symbols/demangle.h"
 #include "readperf/symbols/x86_insn.h"
 #include "script_fields.h"
 #include "script_internal.h"
@@ -399,6 +400,9 @@ class ScriptSink : public EventSink {
     if (!resolver_) {
       SymbolConfig sc = cfg_.symbols;
       if (pd_.features().os_release) sc.recorded_os_release = *pd_.features().os_release;
+      if (pd_.features().version) {
+        sc.demangle_params = perf_version_demangles_with_params(*pd_.features().version);
+      }
       symbols_ = std::make_unique<SymbolCache>(std::move(sc));
       resolver_ = std::make_unique<Resolver>(
           machine_, *symbols_,

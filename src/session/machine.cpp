@@ -214,6 +214,11 @@ void Machine::process_kernel_mmap(const MmapEvent& e) {
     }
     if (!kernel) kernel = dsos_.findnew(kKernelMmapName);
     kernel->space = DsoSpace::kKernel;
+    // machine.c __machine__process_kernel_mmap_event(): a kernel the build-id table names by
+    // a vmlinux path (perf record found one) is "[kernel.vmlinux]" in every view.
+    if (kernel->long_name.find("vmlinux") != std::string::npos) {
+      kernel->short_name = "[kernel.vmlinux]";
+    }
     if (vmlinux_start_) kernel_maps_.remove(*vmlinux_start_);
     Map m;
     m.start = e.start;

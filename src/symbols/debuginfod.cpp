@@ -40,17 +40,22 @@ struct Registry {
   std::condition_variable work;
   std::atomic<bool> cancel{false};
 
-  ~Registry() {
-    // At exit: abort the transfers still running (the progress callback sees `cancel`) and
-    // wait for their threads, before libdebuginfod and libcurl are torn down.
+  // Aborts the transfers still running (the progress callback sees `cancel`), drops the
+  // prefetches not started and waits for the threads.
+  void stop() {
+    std::vector<std::thread> running;
     {
       std::lock_guard lock(mu);
       cancel = true;
       queue.clear();
+      running = std::move(workers);
+      workers.clear();
     }
     work.notify_all();
-    for (std::thread& t : workers) t.join();
+    for (std::thread& t : running) t.join();
   }
+
+  ~Registry() { stop(); }
 };
 
 Registry& registry() {
@@ -138,6 +143,8 @@ Key key_of(const BuildId& id, DebuginfodKind kind) {
 
 }  // namespace
 
+void debuginfod_shutdown() { registry().stop(); }
+
 std::string debuginfod_find(const std::string& urls, const BuildId& id, DebuginfodKind kind) {
   if (urls.empty() || id.empty()) return {};
   Registry& r = registry();
@@ -167,7 +174,7 @@ void debuginfod_prefetch(const std::string& urls,
   Registry& r = registry();
   std::lock_guard lock(r.mu);
   configure(r, urls);
-  if (r.unreachable) return;
+  if (r.unreachable || r.cancel) return;
   size_t added = 0;
   for (const auto& [id, kind] : wanted) {
     if (id.empty()) continue;

@@ -80,7 +80,7 @@ bool is_hex(std::string_view s) {
 
 }  // namespace
 
-std::optional<std::string> demangle_symbol(std::string_view mangled) {
+std::optional<std::string> demangle_symbol(std::string_view mangled, bool with_params) {
   if (mangled.size() < 3 || mangled.substr(0, 2) != "_Z") return std::nullopt;
   std::string name(mangled);
   int status = 0;
@@ -98,10 +98,31 @@ std::optional<std::string> demangle_symbol(std::string_view mangled) {
     size_t p = s.rfind("::h");
     if (p != std::string_view::npos) return std::string(s.substr(0, p));
   }
+  if (with_params) return std::string(s);
   s = strip_clones(s);
   s = strip_params(s);
   s = strip_return_type(s);
   return std::string(s);
+}
+
+bool perf_version_demangles_with_params(std::string_view perf_version) {
+  // "MAJOR.MINOR[.PATCH][-suffix]"; anything else is an older or unknown perf.
+  unsigned major = 0, minor = 0;
+  size_t i = 0;
+  auto number = [&](unsigned& out) {
+    size_t start = i;
+    while (i < perf_version.size() && perf_version[i] >= '0' && perf_version[i] <= '9') {
+      out = out * 10 + static_cast<unsigned>(perf_version[i] - '0');
+      if (out > 100000) return false;
+      ++i;
+    }
+    return i > start;
+  };
+  if (!number(major)) return false;
+  if (i >= perf_version.size() || perf_version[i] != '.') return false;
+  ++i;
+  if (!number(minor)) return false;
+  return major > 6 || (major == 6 && minor >= 4);
 }
 
 }  // namespace readperf

@@ -335,6 +335,7 @@ DsoSymbols load_dso_symbols(const DsoRef& ref, const SymbolConfig& cfg) {
   if (!cfg.symbol_tables) return out;  // the files, for unwinding; no names
   ElfLoadOptions opts;
   opts.demangle = cfg.demangle;
+  opts.demangle_params = cfg.demangle_params;
   Result<SymbolTable> t = load_elf_symbols(syms, runtime, opts, mini ? &runtime : nullptr);
   if (t) {
     out.table = std::move(*t);

@@ -86,7 +86,7 @@ class ElfSymbolLoader {
 void ElfSymbolLoader::add(uint64_t start, uint64_t size, uint8_t bind, uint8_t type,
                           const char* name) {
   if (options_.demangle) {
-    if (std::optional<std::string> d = demangle_symbol(name)) {
+    if (std::optional<std::string> d = demangle_symbol(name, options_.demangle_params)) {
       builder_.add(start, size, bind, type, *d);
       return;
     }
@@ -229,7 +229,7 @@ void ElfSymbolLoader::synthesize_plt() {
     const char* s = string_at(strs, sym.st_name);
     name.clear();
     std::optional<std::string> d;
-    if (s && options_.demangle) d = demangle_symbol(s);
+    if (s && options_.demangle) d = demangle_symbol(s, options_.demangle_params);
     name.append(d ? *d : std::string(s ? s : ""));
     name.append("@plt");
     builder_.add(offset, entry, STB_GLOBAL, STT_FUNC, name);

@@ -39,6 +39,8 @@ struct HistConfig {
   // hists->symbol_filter_str (--symbol-filter): entries whose symbol name does not contain
   // it are filtered when the histogram is collapsed, i.e. when "comm" is a sort key.
   std::string symbol_filter;
+  uint64_t time_quantum = 100'000'000;  // symbol_conf.time_quantum (--time-quantum), ns
+  bool nanosecs = false;                // --ns: "time" entries print nanoseconds
   // perf 7.x labels every entry that a call-chain frame with a map creates as user-level
   // ("[.]", even for [kernel.kallsyms]) where perf 6.1 says "[k]". Set for recordings made by
   // perf 7 or later, whose users compare with that perf's report.
@@ -97,6 +99,8 @@ struct HistSample {
   // The `trace` key's text, interned (equal strings, equal pointers); null data for a sample
   // of an event that is not a tracepoint ("N/A").
   std::string_view trace;
+  uint32_t cpu = 0;   // sample->cpu (--sort cpu)
+  uint64_t time = 0;  // hist_time(sample->time): cut to the time quantum (--sort time)
   // Branch mode: the branch this entry is for (iter_add_next_branch_entry); `self` is its
   // target.
   const BranchInfo* branch = nullptr;
@@ -114,6 +118,8 @@ struct HistEntry {
   char level = '.';
   std::string_view srcline;  // he->srcline
   std::string_view trace;    // he->trace_output (HistSample::trace)
+  uint32_t cpu = 0;
+  uint64_t time = 0;
   uint8_t filtered = 0;
   uint64_t period = 0;      // self
   uint64_t nr_events = 0;   // self samples
@@ -257,6 +263,7 @@ class Hists {
   uint64_t stamp_ = 0;
   uint64_t lookups_ = 0;  // hists__findnew_entry() calls (and replayed ones)
   bool has_dso_key_ = false;
+  bool by_time_ = false;  // the time key is sorted on
 };
 
 }  // namespace readperf

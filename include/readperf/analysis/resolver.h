@@ -216,6 +216,11 @@ class Resolver {
   const KernelSymbols& load_kernel();
   void find_symbol(Frame& f);
   void resolve_callchain(const Thread& t, const Sample& s);
+  // machine.c resolve_lbr_callchain_sample() for `--call-graph lbr` (an event sampling its
+  // branch stack as a call stack): the kernel part of the recorded chain, then the user part
+  // from the branch stack. False when the chain has no user part (perf then resolves it as
+  // usual).
+  bool resolve_lbr_callchain(const Thread& t, const Sample& s);
   // resolver_unwind.cpp: the DWARF unwinding of the sample's user stack, and one unwound
   // address appended with its inline frames (machine.c unwind_entry()).
   void unwind_user(const Thread& t, const Sample& s);

@@ -28,6 +28,9 @@ enum class SortKey : uint8_t {
   // "trace": a tracepoint sample's formatted fields (sort.c sort_trace, "N/A" for other
   // events); the default of a recording of tracepoints only.
   kTrace,
+  kCpu,         // "cpu": the sample's CPU, printed "%03d"
+  kTime,        // "time": the sample's time cut to --time-quantum (100 ms), "sec.usec"
+  kSymbolSize,  // "symbol_size": the symbol's size; entries of equal sizes merge, as in perf
   // The branch keys (sort.c bstack_sort_dimensions), perf's branch mode only: each histogram
   // entry is one branch of a sample's branch stack.
   kDsoFrom,      // "dso_from": the branch source's shared object

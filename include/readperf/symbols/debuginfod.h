@@ -28,9 +28,16 @@ enum class DebuginfodKind { kExecutable, kDebuginfo };
 std::string debuginfod_find(const std::string& urls, const BuildId& id, DebuginfodKind kind);
 
 // Starts fetching `wanted` on up to 8 threads, so that the debuginfod_find() calls a report
-// makes one binary at a time find them fetched. Returns at once; fetches still running at exit
-// are cancelled.
+// makes one binary at a time find them fetched. Returns at once; debuginfod_shutdown() cancels
+// the fetches still running.
 void debuginfod_prefetch(const std::string& urls,
                          const std::vector<std::pair<BuildId, DebuginfodKind>>& wanted);
+
+// Cancels the prefetches and waits for their threads; later prefetches start none. A program
+// calls it before it returns from main(): the libraries under libdebuginfod (libcurl,
+// OpenSSL) tear themselves down in exit handlers, and a prefetch thread still inside them
+// then crashes (a static destructor that joins comes too late: the handlers registered after
+// it, OpenSSL's among them, have already run).
+void debuginfod_shutdown();
 
 }  // namespace readperf

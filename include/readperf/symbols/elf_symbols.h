@@ -15,7 +15,8 @@
 namespace readperf {
 
 struct ElfLoadOptions {
-  bool demangle = true;  // perf's default; --no-demangle turns it off
+  bool demangle = true;          // perf's default; --no-demangle turns it off
+  bool demangle_params = false;  // perf 6.4+'s form (SymbolConfig::demangle_params)
 };
 
 // `syms_path` gives the symbol tables (.symtab, then .dynsym, each pass followed by perf's

@@ -52,6 +52,9 @@ class SymbolCache {
   void set_recorded_os_release(std::string release) {
     config_.recorded_os_release = std::move(release);
   }
+  // SymbolConfig::demangle_params for a pipe-mode recording, whose perf version arrives as a
+  // record; must come before the first symbol table loads.
+  void set_demangle_params(bool on) { config_.demangle_params = on; }
 
  private:
   struct MemoEntry {

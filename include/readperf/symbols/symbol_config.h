@@ -24,6 +24,9 @@ struct SymbolConfig {
   std::string kallsyms;
   // C++ names demangled as perf does by default (symbol_conf.demangle).
   bool demangle = true;
+  // ... with parameters, as perf 6.4 and later do (demangle_symbol()): set for recordings
+  // made by such a perf, whose users compare with that perf's output.
+  bool demangle_params = false;
   // Inline frames for the addresses of DWARF-unwound stacks (symbol_conf.inline_name,
   // --inline/--no-inline, on by default). perf 6.1 appends them in unwind_entry() only:
   // frame-pointer and LBR chains never get them, with or without --inline.
