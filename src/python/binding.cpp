@@ -14,6 +14,7 @@
 
 #include "readperf/output/profile_reader.h"
 #include "readperf/reader/perf_data.h"
+#include "readperf/symbols/debuginfod.h"
 
 namespace py = pybind11;
 
@@ -168,6 +169,10 @@ std::unique_ptr<Recording> open_recording(const std::string& path,
 PYBIND11_MODULE(_readperf, m) {
   using namespace readperf;  // NOLINT
   m.doc() = "readperf's profile model (use the readperf package, not this module)";
+  // debuginfod prefetch threads must be gone before the interpreter and then libcurl and
+  // OpenSSL tear down (symbols/debuginfod.h): Python's atexit runs first.
+  py::module_::import("atexit").attr("register")(
+      py::cpp_function([] { readperf::debuginfod_shutdown(); }));
   py::class_<Recording>(m, "Recording")
       .def_readonly("path", &Recording::path)
       .def_readonly("header", &Recording::header)
