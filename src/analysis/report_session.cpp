@@ -1,5 +1,7 @@
 #include "readperf/analysis/report_session.h"
 
+#include <regex.h>
+
 #include <algorithm>
 #include <cstring>
 #include <unordered_map>
@@ -27,6 +29,30 @@ constexpr uint8_t kFilterSymbol = 1 << 4;  // HIST_FILTER__SYMBOL
 bool in_list(const std::vector<std::string>& list, std::string_view s) {
   return std::find(list.begin(), list.end(), s) != list.end();
 }
+
+// A compiled --ignore-callees pattern (regcomp(3), what sort.c's ignore_callees_regex is).
+class PosixRegex {
+ public:
+  explicit PosixRegex(const std::string& pattern) {
+    ok_ = !pattern.empty() && ::regcomp(&re_, pattern.c_str(), REG_EXTENDED) == 0;
+  }
+  ~PosixRegex() {
+    if (ok_) ::regfree(&re_);
+  }
+  PosixRegex(const PosixRegex&) = delete;
+  PosixRegex& operator=(const PosixRegex&) = delete;
+  explicit operator bool() const { return ok_; }
+  // symbol.c symbol__match_regex().
+  bool matches(std::string_view name) const {
+    name_.assign(name);  // symbol names are views; regexec wants a C string
+    return ::regexec(&re_, name_.c_str(), 0, nullptr, 0) == 0;
+  }
+
+ private:
+  regex_t re_{};
+  mutable std::string name_;
+  bool ok_ = false;
+};
 
 // Where a repeat cache's deferred samples go (RepeatCache::drain()).
 auto replay_into(Hists& hists) {
@@ -423,6 +449,7 @@ class ReportSink : public EventSink {
       } else {
         for (size_t i = 0; i < n; ++i) frames_.push_back(hist_frame(rs.callchain[i]));
       }
+      if (ignore_callees_) ignore_callees(rs, hs);
       // callchain.c fill_callchain_info(): a frame with neither map nor symbol keeps the
       // level of the one before it.
       for (HistFrame& f : frames_) {
@@ -455,6 +482,27 @@ class ReportSink : public EventSink {
     hists.add(hs, &plan_);
     if (!uncached) rep.raw.insert(raw_hash, key_, plan_, replay_into(hists));
     rep.resolved.insert(resolved_hash, resolved_key_, plan_, replay_into(hists));
+  }
+
+  // machine.c add_callchain_ip(): a chain entry whose symbol matches --ignore-callees
+  // replaces the sample's location (root_al, a fresh addr_location: its filter bits are 0)
+  // and resets the cursor, so the chain restarts at it; the last match in walk order wins.
+  // Inline frames are no chain entries (they are appended after the check).
+  void ignore_callees(const ResolvedSample& rs, HistSample& hs) {
+    size_t n = frames_.size(), match = n;
+    const Frame* root = nullptr;
+    for (size_t i = 0; i < n; ++i) {
+      const Frame& f = rs.callchain[setup_.hist.caller_order ? rs.callchain.size() - 1 - i : i];
+      if (!f.inlined && f.sym && ignore_callees_.matches(f.sym->name)) {
+        match = i;
+        root = &f;
+      }
+    }
+    if (!root) return;
+    frames_.erase(frames_.begin(), frames_.begin() + static_cast<std::ptrdiff_t>(match));
+    hs.self = hist_frame(*root, false);
+    hs.filtered = 0;
+    hs.cpumode = root->cpumode;
   }
 
   void push_comm_key(std::string_view comm) {
@@ -508,6 +556,7 @@ class ReportSink : public EventSink {
   // carry them.
   const bool by_cpu_ = setup_.hist.sort.has(SortKey::kCpu);
   const bool by_time_ = setup_.hist.sort.has(SortKey::kTime);
+  const PosixRegex ignore_callees_{setup_.ignore_callees};
   std::shared_ptr<SessionState> state_;
   Machine& machine_;
   Resolver& resolver_;

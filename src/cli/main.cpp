@@ -16,6 +16,7 @@
 //   readperf [--buildid-dir DIR] flamegraph [-o FILE.html] [--diff BASE] [--event E] [-i FILE|-]
 //   readperf --version | -v
 #include <fmt/format.h>
+#include <regex.h>
 
 #include <CLI/CLI.hpp>
 
@@ -162,6 +163,12 @@ int run(int argc, char** argv) {
                             "Set time quantum for time sort key (default 100ms)"))
       ->option_text("time (ms|us|ns|s)");
   rep->add_flag("--ns", report.nanosecs, "Show times in nanosecs");
+  last_wins(rep->add_option("--max-stack", report.max_stack,
+                            "Set the maximum stack depth when parsing the callchain, anything "
+                            "beyond the specified depth will be ignored. Default: 127"));
+  last_wins(rep->add_option("--ignore-callees", report.ignore_callees,
+                            "ignore callees of these functions in call graphs"))
+      ->option_text("<regex>");
   std::string call_graph;
   CLI::Option* cg = rep->add_option("-g,--call-graph", call_graph,
                                     "print_type,threshold[,print_limit],order,sort_key,value")
@@ -216,6 +223,17 @@ int run(int argc, char** argv) {
     return 1;
   }
   report.buildid_dir = buildid_dir;
+  // builtin-report.c report_parse_ignore_callees_opt(): a bad pattern is a usage error.
+  if (rep->parsed() && !report.ignore_callees.empty()) {
+    regex_t re;
+    if (int err = ::regcomp(&re, report.ignore_callees.c_str(), REG_EXTENDED); err != 0) {
+      char buf[BUFSIZ];
+      ::regerror(err, &re, buf, sizeof buf);
+      fmt::print(stderr, "Invalid --ignore-callees regex: {}\n{}\n", report.ignore_callees, buf);
+      return 129;
+    }
+    ::regfree(&re);
+  }
   report.mini_debuginfo = !no_mini_debuginfo;
   // The later of --children and --no-children wins, as in perf's option parser.
   for (const CLI::Option* o : rep->parse_order()) {

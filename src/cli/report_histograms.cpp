@@ -270,6 +270,10 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     }
   }
   setup.symbol_filter = opts.symbol_filter;
+  // machine.c thread__resolve_callchain_sample(): min(max_stack, chain->nr), so a negative
+  // depth keeps no entry.
+  setup.max_stack = static_cast<uint32_t>(std::max(opts.max_stack, 0));
+  setup.ignore_callees = opts.ignore_callees;
   setup.hist.nanosecs = opts.nanosecs;
   if (!opts.time_quantum.empty()) {
     // builtin-report.c parse_time_quantum(): a number, then nothing (ns), s, ms, us or ns.

@@ -45,6 +45,9 @@ struct ReportSetup {
   // report's max_stack (PERF_MAX_STACK_DEPTH): call-chain entries beyond it are dropped,
   // counted from the end the chain is walked from.
   uint32_t max_stack = 127;
+  // --ignore-callees REGEX (POSIX extended, as sort.c compiles it): a call-chain frame whose
+  // symbol matches becomes the sample's location and its callees are forgotten. Empty: none.
+  std::string ignore_callees;
   // symbol_conf.event_group (report's --group, on by default): a group's members are shown
   // as columns of its leader's entries.
   bool event_group = true;
