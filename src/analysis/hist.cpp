@@ -93,6 +93,12 @@ int value_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) {
       uint64_t sb = b.sym ? b.sym->end - b.sym->start : 0;
       return sb < sa ? -1 : sb == sa ? 0 : 1;
     }
+    case SortKey::kSocket:
+      // sort.c sort__socket_cmp(): right->socket - left->socket.
+      return sign64(int64_t{b.socket} - int64_t{a.socket});
+    case SortKey::kDsoSize:
+      // sort.c _sort__dso_size_cmp(right map, left map).
+      return b.map_size < a.map_size ? -1 : b.map_size == a.map_size ? 0 : 1;
     default:
       return 0;
   }
@@ -289,6 +295,12 @@ Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, u
       case SortKey::kSymbolSize:
         k.w[n++] = f.chain.sym ? f.chain.sym->end - f.chain.sym->start : 0;
         break;
+      case SortKey::kSocket:
+        k.w[n++] = static_cast<uint32_t>(s.socket);
+        break;
+      case SortKey::kDsoSize:
+        k.w[n++] = f.map_size;
+        break;
       case SortKey::kDsoFrom:
         k.w[n++] = dso_name_id(b.from.dso);
         break;
@@ -390,6 +402,8 @@ uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f,
   e.srcline = f.srcline;
   e.trace = s.trace;
   e.cpu = s.cpu;
+  e.socket = s.socket;
+  e.map_size = f.map_size;
   e.time = s.time;
   e.filtered = s.filtered;
   if (config_.use_callchain) e.chain_root = tree_.new_root();
@@ -537,6 +551,8 @@ int Hists::collapse_cmp(const Hists& hx, uint32_t x_id, const Hists& hy, uint32_
       case SortKey::kCpu:
       case SortKey::kTime:
       case SortKey::kSymbolSize:
+      case SortKey::kSocket:
+      case SortKey::kDsoSize:
         c = value_key_cmp(key, x, y);
         break;
       case SortKey::kDso:
@@ -575,8 +591,7 @@ int Hists::collapse_cmp(const Hists& hx, uint32_t x_id, const Hists& hy, uint32_
   return 0;
 }
 
-int Hists::branch_cmp(SortKey key, const Hists& hx, uint32_t x_id, const Hists& hy,
-                      uint32_t y_id) {
+int Hists::branch_cmp(SortKey key, const Hists& hx, uint32_t x_id, const Hists& hy, uint32_t y_id) {
   // The bstack se_cmp functions of sort.c, cmp(left = x, right = y).
   const BranchInfo& x = hx.branches_[x_id];
   const BranchInfo& y = hy.branches_[y_id];
@@ -764,6 +779,8 @@ int Hists::sort_key_cmp(SortKey key, uint32_t a_id, uint32_t b_id) const {
     case SortKey::kCpu:
     case SortKey::kTime:
     case SortKey::kSymbolSize:
+    case SortKey::kSocket:
+    case SortKey::kDsoSize:
       return value_key_cmp(key, a, b);
     default:
       // The branch keys have no se_sort either.
@@ -787,6 +804,12 @@ void Hists::finish() {
       }
     }
   }
+  // hists__filter_entry_by_socket(), in the same hists__apply_filters().
+  if (config_.socket_filter > -1 && need_collapse) {
+    for (HistEntry& e : entries_) {
+      if (e.socket != config_.socket_filter) e.filtered |= kHistFilterSocket;
+    }
+  }
   // The entries samples made; link_group()'s dummies come after them.
   order_.clear();
   std::vector<uint32_t> dummies;
@@ -804,8 +827,7 @@ void Hists::finish() {
   auto replay_tree = [this](const std::vector<uint32_t>& in) {
     RbOrder tree;
     for (uint32_t id : in) {
-      tree.insert(id,
-                  [&](uint32_t other) { return collapse_cmp(other, id) < 0; });
+      tree.insert(id, [&](uint32_t other) { return collapse_cmp(other, id) < 0; });
     }
     return tree.in_order();
   };

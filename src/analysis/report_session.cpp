@@ -310,6 +310,7 @@ class ReportSink : public EventSink {
     h.addr = f.addr;
     h.sym_addr = f.sym_addr;
     h.level = f.level;
+    h.map_size = f.map ? f.map->end - f.map->start : 0;
     return h;
   }
 
@@ -385,7 +386,7 @@ class ReportSink : public EventSink {
     key_.push_back(uint64_t{s.cpumode()} | (uint64_t{with_chain} << 8));
     key_.push_back(s.ip);
     key_.push_back(epoch(s.pid));
-    if (by_cpu_) key_.push_back(s.cpu);
+    if (by_cpu_ || by_socket_) key_.push_back(s.cpu);
     if (by_time_) key_.push_back(s.time / std::max<uint64_t>(setup_.hist.time_quantum, 1));
     if (with_chain) {
       Bytes b = s.callchain.bytes();
@@ -433,6 +434,7 @@ class ReportSink : public EventSink {
     hs.filtered = filter_bits(*t, hs.self, rs.self.map != nullptr);
     hs.cpumode = static_cast<uint8_t>(s.cpumode());
     hs.cpu = s.cpu;
+    hs.socket = socket_of(s.cpu);
     // hist.c hist_time().
     uint64_t q = setup_.hist.time_quantum;
     hs.time = q ? s.time / q * q : s.time;
@@ -468,6 +470,7 @@ class ReportSink : public EventSink {
         (uint64_t{hs.cpumode} << 40) | (uint64_t{hs.filtered} << 32) |
         (setup_.hist.sort.has(SortKey::kPid) ? static_cast<uint32_t>(t->tid) : 0u));
     if (by_cpu_) resolved_key_.push_back(hs.cpu);
+    if (by_socket_) resolved_key_.push_back(static_cast<uint32_t>(hs.socket));
     if (by_time_) resolved_key_.push_back(hs.time);
     push_frame_key(hs.self, hs.self.addr);
     if (with_trace_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(trace.data()));
@@ -505,6 +508,16 @@ class ReportSink : public EventSink {
     hs.cpumode = root->cpumode;
   }
 
+  // event.c machine__resolve(): al->socket is env->cpu[cpu].socket_id, -1 for an unrecorded
+  // CPU or a recording without the topology's per-CPU ids.
+  int32_t socket_of(uint32_t cpu) const {
+    const auto& topo = pd_.features().cpu_topology;
+    if (static_cast<int32_t>(cpu) < 0 || !topo || !topo->cpus || cpu >= topo->cpus->size()) {
+      return -1;
+    }
+    return (*topo->cpus)[cpu].socket_id;
+  }
+
   void push_comm_key(std::string_view comm) {
     resolved_key_.push_back(comm.size());
     for (size_t i = 0; i < comm.size(); i += 8) {
@@ -522,6 +535,7 @@ class ReportSink : public EventSink {
     resolved_key_.push_back(w);
     resolved_key_.push_back(f.chain.sym ? reinterpret_cast<uintptr_t>(f.chain.sym) : addr);
     if (with_srcline_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(f.srcline.data()));
+    if (by_dso_size_) resolved_key_.push_back(f.map_size);
   }
 
   uint8_t filter_bits(const Thread& t, const HistFrame& f, bool has_map) const {
@@ -556,6 +570,10 @@ class ReportSink : public EventSink {
   // carry them.
   const bool by_cpu_ = setup_.hist.sort.has(SortKey::kCpu);
   const bool by_time_ = setup_.hist.sort.has(SortKey::kTime);
+  const bool by_dso_size_ = setup_.hist.sort.has(SortKey::kDsoSize);
+  // --socket-filter reads the socket of an entry's first sample: samples of other CPUs are
+  // not the same either.
+  const bool by_socket_ = setup_.hist.sort.has(SortKey::kSocket) || setup_.hist.socket_filter > -1;
   const PosixRegex ignore_callees_{setup_.ignore_callees};
   std::shared_ptr<SessionState> state_;
   Machine& machine_;

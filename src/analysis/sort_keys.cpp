@@ -25,7 +25,7 @@ constexpr std::array<Dimension, 26> kCommon = {{
     {"symbol", true, SortKey::kSymbol},
     {"parent", false, {}},
     {"cpu", true, SortKey::kCpu},
-    {"socket", false, {}},
+    {"socket", true, SortKey::kSocket},
     {"srcline", true, SortKey::kSrcline},
     {"srcfile", false, {}},
     {"local_weight", false, {}},
@@ -33,7 +33,7 @@ constexpr std::array<Dimension, 26> kCommon = {{
     {"transaction", false, {}},
     {"trace", true, SortKey::kTrace},
     {"symbol_size", true, SortKey::kSymbolSize},
-    {"dso_size", false, {}},
+    {"dso_size", true, SortKey::kDsoSize},
     {"cgroup", false, {}},
     {"cgroup_id", false, {}},
     {"ipc_null", true, SortKey::kIpcNull},
@@ -205,7 +205,8 @@ Result<SortSpec> parse_sort_keys(std::string_view order, bool branch_mode) {
   for (std::string_view tok : tokens(order)) {
     Result<HistField> f = find_field(tok, "sort", branch_mode);
     if (!f) return tl::unexpected(f.error());
-    if (f->hpp != HppField::kSortKey) return make_error(fmt::format("Unknown --sort key: `{}'", tok));
+    if (f->hpp != HppField::kSortKey)
+      return make_error(fmt::format("Unknown --sort key: `{}'", tok));
     // sort.c __sort_dimension__add(): a dimension already taken is ignored.
     if (!spec.has(f->key)) spec.keys.push_back(f->key);
   }
@@ -236,6 +237,10 @@ std::string_view sort_key_header(SortKey k) {
       return "Time";
     case SortKey::kSymbolSize:
       return "Symbol size";
+    case SortKey::kSocket:
+      return "Socket";
+    case SortKey::kDsoSize:
+      return "DSO size";
     case SortKey::kDsoFrom:
       return "Source Shared Object";
     case SortKey::kDsoTo:

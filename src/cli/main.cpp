@@ -169,6 +169,8 @@ int run(int argc, char** argv) {
   last_wins(rep->add_option("--ignore-callees", report.ignore_callees,
                             "ignore callees of these functions in call graphs"))
       ->option_text("<regex>");
+  last_wins(rep->add_option("--socket-filter", report.socket_filter,
+                            "only show processor socket that match with this filter"));
   std::string call_graph;
   CLI::Option* cg = rep->add_option("-g,--call-graph", call_graph,
                                     "print_type,threshold[,print_limit],order,sort_key,value")

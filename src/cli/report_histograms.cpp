@@ -274,6 +274,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   // depth keeps no entry.
   setup.max_stack = static_cast<uint32_t>(std::max(opts.max_stack, 0));
   setup.ignore_callees = opts.ignore_callees;
+  setup.hist.socket_filter = opts.socket_filter;
   setup.hist.nanosecs = opts.nanosecs;
   if (!opts.time_quantum.empty()) {
     // builtin-report.c parse_time_quantum(): a number, then nothing (ns), s, ms, us or ns.

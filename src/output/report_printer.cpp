@@ -24,7 +24,7 @@ struct Column {
 // perf's hists->col_len[] for the columns readperf prints.
 struct ColumnWidths {
   uint32_t comm = 0, thread = 0, dso = 0, symbol = 0, ipc = 0, srcline = 0, trace = 0, cpu = 0,
-           time = 0, symbol_size = 0;
+           time = 0, symbol_size = 0, socket = 0, dso_size = 0;
   BranchWidths branch;
 };
 
@@ -69,6 +69,8 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) 
   w.cpu = std::max<uint32_t>(3, header(SortKey::kCpu));
   w.time = std::max<uint32_t>(hists.config().nanosecs ? 16 : 12, header(SortKey::kTime));
   w.symbol_size = header(SortKey::kSymbolSize);
+  w.socket = std::max<uint32_t>(6, header(SortKey::kSocket));
+  w.dso_size = header(SortKey::kDsoSize);
   return w;
 }
 
@@ -136,6 +138,12 @@ std::vector<Column> make_columns(const Hists& hists, const ColumnWidths& w) {
         break;
       case SortKey::kSymbolSize:
         width = w.symbol_size;
+        break;
+      case SortKey::kSocket:
+        width = w.socket;
+        break;
+      case SortKey::kDsoSize:
+        width = w.dso_size;
         break;
       default:
         width = branch_column_width(f.key, w.branch);
@@ -308,6 +316,23 @@ void print_entry_line(const Hists& hists, uint32_t id, const std::vector<Column>
             b.append(std::string_view(t).substr(0, c.width));
             break;
           }
+          case SortKey::kSocket: {
+            // sort.c hist_entry__socket_snprintf(): "%*.*d" with width - 3 digits at least.
+            int32_t socket = e.socket;
+            int64_t magnitude = socket < 0 ? -int64_t{socket} : int64_t{socket};
+            std::string digits = fmt::format("{:0{}}", magnitude, c.width > 3 ? c.width - 3 : 1);
+            if (socket < 0) digits.insert(0, 1, '-');
+            fmt::format_to(std::back_inserter(b), "{:>{}}", digits, c.width);
+          } break;
+          case SortKey::kDsoSize:
+            // sort.c _hist_entry__dso_size_snprintf(): "%*d" of the map's size, else "unknown".
+            if (e.dso && e.map_size) {
+              fmt::format_to(std::back_inserter(b), "{:>{}}", static_cast<int32_t>(e.map_size),
+                             c.width);
+            } else {
+              fmt::format_to(std::back_inserter(b), "{:>{}}", "unknown", c.width);
+            }
+            break;
           case SortKey::kSymbolSize:
             // sort.c _hist_entry__sym_size_snprintf(): "%*d", else "unknown".
             if (e.sym) {
@@ -363,7 +388,9 @@ void print_section(const ReportSection& s, const ReportPrintOptions& opts,
     out.print("# Samples: {}{} of event{} '{}'", n, unit, s.nr_members > 1 ? "s" : "",
               s.event_name);
     if (!opts.time_slices.empty()) out.print(" (time slices: {})", opts.time_slices);
-    out.print("\n# Event count (approx.): {}\n#\n", nr_events);
+    out.print("\n# Event count (approx.): {}", nr_events);
+    if (c.socket_filter > -1) out.print("\n# Processor Socket: {}", c.socket_filter);
+    out.print("\n#\n");
   }
 
   ColumnWidths widths = compute_widths(hists, opts);

@@ -27,6 +27,8 @@ struct Thread;
 
 // HIST_FILTER__SYMBOL in HistEntry::filtered.
 inline constexpr uint8_t kHistFilterSymbol = 1 << 4;
+// HIST_FILTER__SOCKET.
+inline constexpr uint8_t kHistFilterSocket = 1 << 6;
 
 struct HistConfig {
   SortSpec sort;
@@ -39,6 +41,9 @@ struct HistConfig {
   // hists->symbol_filter_str (--symbol-filter): entries whose symbol name does not contain
   // it are filtered when the histogram is collapsed, i.e. when "comm" is a sort key.
   std::string symbol_filter;
+  // hists->socket_filter (--socket-filter): entries of other sockets are filtered at the same
+  // point; -1: none.
+  int32_t socket_filter = -1;
   uint64_t time_quantum = 100'000'000;  // symbol_conf.time_quantum (--time-quantum), ns
   bool nanosecs = false;                // --ns: "time" entries print nanoseconds
   // perf 7.x labels every entry that a call-chain frame with a map creates as user-level
@@ -78,6 +83,7 @@ struct HistFrame {
   uint64_t addr = 0;      // map-relative (al->addr): what an entry without symbol shows
   uint64_t sym_addr = 0;  // the address in the symbol's coordinates (Frame::sym_addr)
   char level = 0;         // 'k', '.', ...; 0 for a call-chain frame with neither map nor symbol
+  uint64_t map_size = 0;  // map__size() of the frame's map, 0 without one (--sort dso_size)
   // The srcline, interned (equal strings, equal pointers); only with --sort srcline.
   std::string_view srcline;
 };
@@ -99,8 +105,9 @@ struct HistSample {
   // The `trace` key's text, interned (equal strings, equal pointers); null data for a sample
   // of an event that is not a tracepoint ("N/A").
   std::string_view trace;
-  uint32_t cpu = 0;   // sample->cpu (--sort cpu)
-  uint64_t time = 0;  // hist_time(sample->time): cut to the time quantum (--sort time)
+  uint32_t cpu = 0;     // sample->cpu (--sort cpu)
+  int32_t socket = -1;  // al->socket: the CPU's socket in the recording's topology (--sort socket)
+  uint64_t time = 0;    // hist_time(sample->time): cut to the time quantum (--sort time)
   // Branch mode: the branch this entry is for (iter_add_next_branch_entry); `self` is its
   // target.
   const BranchInfo* branch = nullptr;
@@ -119,6 +126,8 @@ struct HistEntry {
   std::string_view srcline;  // he->srcline
   std::string_view trace;    // he->trace_output (HistSample::trace)
   uint32_t cpu = 0;
+  int32_t socket = -1;
+  uint64_t map_size = 0;
   uint64_t time = 0;
   uint8_t filtered = 0;
   uint64_t period = 0;      // self
@@ -252,7 +261,7 @@ class Hists {
 
   std::vector<const Hists*> members_;
   std::vector<std::vector<uint32_t>> pairs_;  // [member][entry]: the member's entry id
-  uint32_t linked_from_ = ~0u;  // the first of link_group()'s dummy entries
+  uint32_t linked_from_ = ~0u;                // the first of link_group()'s dummy entries
 
   uint64_t nr_samples_ = 0;
   uint64_t total_period_ = 0;

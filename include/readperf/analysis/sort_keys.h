@@ -31,6 +31,8 @@ enum class SortKey : uint8_t {
   kCpu,         // "cpu": the sample's CPU, printed "%03d"
   kTime,        // "time": the sample's time cut to --time-quantum (100 ms), "sec.usec"
   kSymbolSize,  // "symbol_size": the symbol's size; entries of equal sizes merge, as in perf
+  kSocket,      // "socket": the processor socket of the sample's CPU (CPU_TOPOLOGY), -1 none
+  kDsoSize,     // "dso_size": the size of the entry's map
   // The branch keys (sort.c bstack_sort_dimensions), perf's branch mode only: each histogram
   // entry is one branch of a sample's branch stack.
   kDsoFrom,      // "dso_from": the branch source's shared object
