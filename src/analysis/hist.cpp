@@ -99,6 +99,10 @@ int value_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) {
     case SortKey::kDsoSize:
       // sort.c _sort__dso_size_cmp(right map, left map).
       return b.map_size < a.map_size ? -1 : b.map_size == a.map_size ? 0 : 1;
+    case SortKey::kParent:
+      // sort.c sort__parent_cmp(): null first, then strcmp(right, left).
+      if (!a.parent || !b.parent) return cmp_null(a.parent, b.parent);
+      return name_cmp(b.parent->name, a.parent->name);
     default:
       return 0;
   }
@@ -259,6 +263,13 @@ uint32_t Hists::dso_name_id(const Dso* dso) {
   return id;
 }
 
+uint32_t Hists::parent_name_id(const Symbol* parent) {
+  if (!parent) return 0;
+  auto [it, added] =
+      parent_name_ids_.emplace(parent->name, static_cast<uint32_t>(parent_name_ids_.size() + 1));
+  return it->second;
+}
+
 Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, uint64_t ip,
                            uint32_t dso_id, const HistSample& s) {
   // The words hist_entry__cmp() compares, one group per sort key: entries with equal words
@@ -300,6 +311,9 @@ Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, u
         break;
       case SortKey::kDsoSize:
         k.w[n++] = f.map_size;
+        break;
+      case SortKey::kParent:
+        k.w[n++] = parent_name_id(s.parent);
         break;
       case SortKey::kDsoFrom:
         k.w[n++] = dso_name_id(b.from.dso);
@@ -404,6 +418,7 @@ uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f,
   e.cpu = s.cpu;
   e.socket = s.socket;
   e.map_size = f.map_size;
+  e.parent = s.parent;
   e.time = s.time;
   e.filtered = s.filtered;
   if (config_.use_callchain) e.chain_root = tree_.new_root();
@@ -553,6 +568,7 @@ int Hists::collapse_cmp(const Hists& hx, uint32_t x_id, const Hists& hy, uint32_
       case SortKey::kSymbolSize:
       case SortKey::kSocket:
       case SortKey::kDsoSize:
+      case SortKey::kParent:
         c = value_key_cmp(key, x, y);
         break;
       case SortKey::kDso:
@@ -781,6 +797,7 @@ int Hists::sort_key_cmp(SortKey key, uint32_t a_id, uint32_t b_id) const {
     case SortKey::kSymbolSize:
     case SortKey::kSocket:
     case SortKey::kDsoSize:
+    case SortKey::kParent:
       return value_key_cmp(key, a, b);
     default:
       // The branch keys have no se_sort either.

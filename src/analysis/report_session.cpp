@@ -80,7 +80,8 @@ class ReportSink : public EventSink {
       : pd_(pd),
         setup_(setup),
         state_(std::make_shared<SessionState>(setup.symbols,
-                                              setup.hist.use_callchain || setup.hist.children,
+                                              setup.hist.use_callchain || setup.hist.children ||
+                                                  setup.hist.sort.has(SortKey::kParent),
                                               setup.hist.caller_order)),
         machine_(state_->machine),
         resolver_(state_->resolver),
@@ -378,7 +379,10 @@ class ReportSink : public EventSink {
     }
     Hists& hists = hists_for(evsel);
     Repeats& rep = repeats_[evsel.index];
-    bool with_chain = s.has_callchain && (setup_.hist.use_callchain || setup_.hist.children);
+    // callchain.c sample__resolve_callchain(): the chain is walked for the call graphs and
+    // for the parent key, and kept only for the first.
+    const bool keep_chain = setup_.hist.use_callchain || setup_.hist.children;
+    const bool with_chain = s.has_callchain && (keep_chain || by_parent_);
     // A sample identical to one added since the Machine last changed does what that one did:
     // replay it, resolving nothing.
     key_.clear();
@@ -451,7 +455,8 @@ class ReportSink : public EventSink {
       } else {
         for (size_t i = 0; i < n; ++i) frames_.push_back(hist_frame(rs.callchain[i]));
       }
-      if (ignore_callees_) ignore_callees(rs, hs);
+      if (ignore_callees_ || by_parent_) scan_chain(rs, hs);
+      if (!keep_chain) frames_.clear();
       // callchain.c fill_callchain_info(): a frame with neither map nor symbol keeps the
       // level of the one before it.
       for (HistFrame& f : frames_) {
@@ -459,6 +464,8 @@ class ReportSink : public EventSink {
       }
     }
     hs.chain = frames_;
+    // hist.c symbol__parent_filter(), after the walk (which may have reset the filter bits).
+    if (setup_.exclude_other && !hs.parent) hs.filtered |= kHistFilterParent;
 
     // The same functions reached through other addresses touch the same entries and tree
     // nodes: replay by the resolved key before walking the trees.
@@ -474,6 +481,7 @@ class ReportSink : public EventSink {
     if (by_time_) resolved_key_.push_back(hs.time);
     push_frame_key(hs.self, hs.self.addr);
     if (with_trace_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(trace.data()));
+    if (by_parent_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(hs.parent));
     for (const HistFrame& f : frames_) push_frame_key(f, f.chain.ip);
     uint64_t resolved_hash = RepeatCache::hash(resolved_key_);
     if (std::span<const uint32_t> plan = rep.resolved.find(resolved_hash, resolved_key_);
@@ -487,16 +495,20 @@ class ReportSink : public EventSink {
     rep.resolved.insert(resolved_hash, resolved_key_, plan_, replay_into(hists));
   }
 
-  // machine.c add_callchain_ip(): a chain entry whose symbol matches --ignore-callees
-  // replaces the sample's location (root_al, a fresh addr_location: its filter bits are 0)
-  // and resets the cursor, so the chain restarts at it; the last match in walk order wins.
-  // Inline frames are no chain entries (they are appended after the check).
-  void ignore_callees(const ResolvedSample& rs, HistSample& hs) {
+  // machine.c add_callchain_ip(), for each chain entry with a symbol in walk order: the
+  // first that matches the parent pattern is the sample's parent; else one that matches
+  // --ignore-callees replaces the sample's location (root_al, a fresh addr_location: its
+  // filter bits are 0) and resets the cursor, so the chain restarts at it (the last match
+  // wins). Inline frames are no chain entries (they are appended after the check).
+  void scan_chain(const ResolvedSample& rs, HistSample& hs) {
     size_t n = frames_.size(), match = n;
     const Frame* root = nullptr;
     for (size_t i = 0; i < n; ++i) {
       const Frame& f = rs.callchain[setup_.hist.caller_order ? rs.callchain.size() - 1 - i : i];
-      if (!f.inlined && f.sym && ignore_callees_.matches(f.sym->name)) {
+      if (f.inlined || !f.sym) continue;
+      if (by_parent_ && !hs.parent && parent_.matches(f.sym->name)) {
+        hs.parent = f.sym;
+      } else if (ignore_callees_ && ignore_callees_.matches(f.sym->name)) {
         match = i;
         root = &f;
       }
@@ -575,6 +587,8 @@ class ReportSink : public EventSink {
   // not the same either.
   const bool by_socket_ = setup_.hist.sort.has(SortKey::kSocket) || setup_.hist.socket_filter > -1;
   const PosixRegex ignore_callees_{setup_.ignore_callees};
+  const bool by_parent_ = setup_.hist.sort.has(SortKey::kParent);
+  const PosixRegex parent_{setup_.parent_pattern};
   std::shared_ptr<SessionState> state_;
   Machine& machine_;
   Resolver& resolver_;

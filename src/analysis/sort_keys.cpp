@@ -23,7 +23,7 @@ constexpr std::array<Dimension, 26> kCommon = {{
     {"comm", true, SortKey::kComm},
     {"dso", true, SortKey::kDso},
     {"symbol", true, SortKey::kSymbol},
-    {"parent", false, {}},
+    {"parent", true, SortKey::kParent},
     {"cpu", true, SortKey::kCpu},
     {"socket", true, SortKey::kSocket},
     {"srcline", true, SortKey::kSrcline},
@@ -156,6 +156,10 @@ Result<SortSpec> setup_sorting(const SortingOptions& o) {
     // __sort_dimension__add(): a dimension already taken is ignored.
     if (!contains(spec.sort_list, *f)) spec.sort_list.push_back(*f);
   }
+  if (o.parent_key) {
+    HistField parent{HppField::kSortKey, SortKey::kParent};
+    if (!contains(spec.sort_list, parent)) spec.sort_list.push_back(parent);
+  }
   // perf_hpp__init(): the default columns, unless --fields stands alone.
   spec.fields_given = !o.field_order.empty();
   if (!strict_fields) {
@@ -241,6 +245,8 @@ std::string_view sort_key_header(SortKey k) {
       return "Socket";
     case SortKey::kDsoSize:
       return "DSO size";
+    case SortKey::kParent:
+      return "Parent symbol";
     case SortKey::kDsoFrom:
       return "Source Shared Object";
     case SortKey::kDsoTo:

@@ -169,6 +169,11 @@ int run(int argc, char** argv) {
   last_wins(rep->add_option("--ignore-callees", report.ignore_callees,
                             "ignore callees of these functions in call graphs"))
       ->option_text("<regex>");
+  last_wins(rep->add_option("-p,--parent", report.parent,
+                            "regex filter to identify parent, see: '--sort parent'"))
+      ->option_text("<regex>");
+  rep->add_flag("-x,--exclude-other", report.exclude_other,
+                "Only display entries with parent-match");
   last_wins(rep->add_option("--socket-filter", report.socket_filter,
                             "only show processor socket that match with this filter"));
   std::string call_graph;

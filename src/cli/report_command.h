@@ -37,6 +37,8 @@ struct ReportOptions {
   int max_stack = 127;                    // --max-stack (PERF_MAX_STACK_DEPTH)
   std::string ignore_callees;             // --ignore-callees REGEX
   int socket_filter = -1;                 // --socket-filter
+  std::optional<std::string> parent;      // -p/--parent REGEX
+  bool exclude_other = false;             // -x/--exclude-other
   std::string time_quantum;               // --time-quantum: "N[s|ms|us|ns]"
   bool nanosecs = false;                  // --ns
   std::optional<std::string> call_graph;  // -g/--call-graph; "" when given without a value

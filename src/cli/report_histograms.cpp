@@ -2,6 +2,7 @@
 // report__setup_sample_type() that decides children mode, call chains and sort keys, then the
 // session and the printer.
 #include <fmt/format.h>
+#include <regex.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -238,8 +239,22 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   sorting.show_total_period = opts.show_total_period;
   sorting.show_cpu_utilization = opts.show_cpu_utilization;
   sorting.branch_mode = branch_mode;
+  sorting.parent_key = opts.parent.has_value();
   Result<SortSpec> spec = setup_sorting(sorting);
   if (!spec) return fail(spec.error().message());
+  if (spec->has(SortKey::kParent)) {
+    // sort.c sort_dimension__add(): a bad parent pattern fails setup_sorting(), and
+    // cmd_report() then ends with nothing printed and status 0.
+    std::string pattern = opts.parent.value_or(ReportSetup{}.parent_pattern);
+    regex_t re;
+    if (int err = ::regcomp(&re, pattern.c_str(), REG_EXTENDED); err != 0) {
+      char buf[BUFSIZ];
+      ::regerror(err, &re, buf, sizeof buf);
+      fmt::print(stderr, "Invalid regex: {}\n{}", pattern, buf);
+      return 0;
+    }
+    ::regfree(&re);
+  }
 
   ReportSetup setup;
   setup.hist.sort = *spec;
@@ -275,6 +290,8 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.max_stack = static_cast<uint32_t>(std::max(opts.max_stack, 0));
   setup.ignore_callees = opts.ignore_callees;
   setup.hist.socket_filter = opts.socket_filter;
+  if (opts.parent) setup.parent_pattern = *opts.parent;
+  setup.exclude_other = opts.exclude_other;
   setup.hist.nanosecs = opts.nanosecs;
   if (!opts.time_quantum.empty()) {
     // builtin-report.c parse_time_quantum(): a number, then nothing (ns), s, ms, us or ns.

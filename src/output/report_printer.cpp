@@ -24,7 +24,7 @@ struct Column {
 // perf's hists->col_len[] for the columns readperf prints.
 struct ColumnWidths {
   uint32_t comm = 0, thread = 0, dso = 0, symbol = 0, ipc = 0, srcline = 0, trace = 0, cpu = 0,
-           time = 0, symbol_size = 0, socket = 0, dso_size = 0;
+           time = 0, symbol_size = 0, socket = 0, dso_size = 0, parent = 0;
   BranchWidths branch;
 };
 
@@ -51,6 +51,7 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) 
       w.thread = comm_len + 8;
     }
     if (e.dso) w.dso = std::max(w.dso, static_cast<uint32_t>(hists.dso_name(e.dso).size()));
+    if (e.parent) w.parent = std::max(w.parent, static_cast<uint32_t>(e.parent->name.size()));
     w.srcline = std::max(w.srcline, static_cast<uint32_t>(e.srcline.size()));
     if (hists.trace_widths_known()) {
       w.trace = std::max(w.trace, static_cast<uint32_t>(e.trace.size()));
@@ -71,6 +72,7 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) 
   w.symbol_size = header(SortKey::kSymbolSize);
   w.socket = std::max<uint32_t>(6, header(SortKey::kSocket));
   w.dso_size = header(SortKey::kDsoSize);
+  w.parent = std::max(w.parent, header(SortKey::kParent));
   return w;
 }
 
@@ -144,6 +146,9 @@ std::vector<Column> make_columns(const Hists& hists, const ColumnWidths& w) {
         break;
       case SortKey::kDsoSize:
         width = w.dso_size;
+        break;
+      case SortKey::kParent:
+        width = w.parent;
         break;
       default:
         width = branch_column_width(f.key, w.branch);
@@ -323,6 +328,12 @@ void print_entry_line(const Hists& hists, uint32_t id, const std::vector<Column>
             std::string digits = fmt::format("{:0{}}", magnitude, c.width > 3 ? c.width - 3 : 1);
             if (socket < 0) digits.insert(0, 1, '-');
             fmt::format_to(std::back_inserter(b), "{:>{}}", digits, c.width);
+          } break;
+          case SortKey::kParent: {
+            // sort.c hist_entry__parent_snprintf(): "%-*.*s", "[other]" without a parent.
+            std::string_view name = e.parent ? e.parent->name : "[other]";
+            name = name.substr(0, std::min<size_t>(name.size(), c.width));
+            fmt::format_to(std::back_inserter(b), "{:<{}}", name, c.width);
           } break;
           case SortKey::kDsoSize:
             // sort.c _hist_entry__dso_size_snprintf(): "%*d" of the map's size, else "unknown".

@@ -29,6 +29,8 @@ struct Thread;
 inline constexpr uint8_t kHistFilterSymbol = 1 << 4;
 // HIST_FILTER__SOCKET.
 inline constexpr uint8_t kHistFilterSocket = 1 << 6;
+// HIST_FILTER__PARENT (-x/--exclude-other: samples without a parent symbol).
+inline constexpr uint8_t kHistFilterParent = 1 << 7;
 
 struct HistConfig {
   SortSpec sort;
@@ -107,7 +109,10 @@ struct HistSample {
   std::string_view trace;
   uint32_t cpu = 0;     // sample->cpu (--sort cpu)
   int32_t socket = -1;  // al->socket: the CPU's socket in the recording's topology (--sort socket)
-  uint64_t time = 0;    // hist_time(sample->time): cut to the time quantum (--sort time)
+  // The first call-chain symbol that matched the parent pattern (machine.c add_callchain_ip()
+  // *parent), for the parent key; null: "[other]".
+  const Symbol* parent = nullptr;
+  uint64_t time = 0;  // hist_time(sample->time): cut to the time quantum (--sort time)
   // Branch mode: the branch this entry is for (iter_add_next_branch_entry); `self` is its
   // target.
   const BranchInfo* branch = nullptr;
@@ -128,6 +133,7 @@ struct HistEntry {
   uint32_t cpu = 0;
   int32_t socket = -1;
   uint64_t map_size = 0;
+  const Symbol* parent = nullptr;
   uint64_t time = 0;
   uint8_t filtered = 0;
   uint64_t period = 0;      // self
@@ -221,6 +227,7 @@ class Hists {
   // that then share every key merged (hists__collapse_resort()).
   void rename_placeholder_comms();
   uint32_t dso_name_id(const Dso* dso);
+  uint32_t parent_name_id(const Symbol* parent);
   uint32_t findnew(const Key& key, const HistSample& s, const HistFrame& f, uint64_t ip,
                    uint32_t comm, bool& created);
   void grow_table();
@@ -255,6 +262,7 @@ class Hists {
   int comm_word_ = -1;        // the Key word holding the comm id, -1 without a comm key
   std::vector<std::string_view> dso_names_;  // by name id; 0 is "no dso"
   std::unordered_map<std::string_view, uint32_t> dso_name_ids_;
+  std::unordered_map<std::string_view, uint32_t> parent_name_ids_;  // 0: no parent
   std::unordered_map<const Dso*, uint32_t> dso_ids_;
   const Dso* last_dso_ = nullptr;
   uint32_t last_dso_id_ = 0;

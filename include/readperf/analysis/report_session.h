@@ -48,6 +48,10 @@ struct ReportSetup {
   // --ignore-callees REGEX (POSIX extended, as sort.c compiles it): a call-chain frame whose
   // symbol matches becomes the sample's location and its callees are forgotten. Empty: none.
   std::string ignore_callees;
+  // The parent key's pattern (-p, sort.c default_parent_pattern), and -x/--exclude-other:
+  // samples without a parent are filtered.
+  std::string parent_pattern = "^sys_|^do_page_fault";
+  bool exclude_other = false;
   // symbol_conf.event_group (report's --group, on by default): a group's members are shown
   // as columns of its leader's entries.
   bool event_group = true;

@@ -33,6 +33,7 @@ enum class SortKey : uint8_t {
   kSymbolSize,  // "symbol_size": the symbol's size; entries of equal sizes merge, as in perf
   kSocket,      // "socket": the processor socket of the sample's CPU (CPU_TOPOLOGY), -1 none
   kDsoSize,     // "dso_size": the size of the entry's map
+  kParent,      // "parent": the first call-chain symbol matching -p, "[other]" without one
   // The branch keys (sort.c bstack_sort_dimensions), perf's branch mode only: each histogram
   // entry is one branch of a sample's branch stack.
   kDsoFrom,      // "dso_from": the branch source's shared object
@@ -107,6 +108,8 @@ struct SortingOptions {
   // sort__mode == SORT_MODE__BRANCH: the branch keys are valid (elsewhere "Invalid --sort
   // key").
   bool branch_mode = false;
+  // sort.c setup_sorting(): -p REGEX appends the parent key to the sort list.
+  bool parent_key = false;
 };
 
 // perf's default sort order for a non-tracepoint recording (sort.c default_sort_order).
