@@ -139,15 +139,24 @@ void CallTree::finish() {
 
 std::span<const CallTree::NodeId> CallTree::sorted_children(NodeId parent, uint64_t min_hit,
                                                             std::vector<NodeId>& out) const {
-  out.clear();
   // sort_chain_graph_abs() walks the children's tree in order; rb_insert_callchain() puts an
   // equal node after the ones already inserted.
+  children_in_order(parent, out);
+  std::erase_if(out, [&](NodeId n) { return nodes_[n].cumul < min_hit; });
+  std::stable_sort(out.begin(), out.end(),
+                   [this](NodeId a, NodeId b) { return nodes_[a].cumul > nodes_[b].cumul; });
+  return out;
+}
+
+std::span<const CallTree::NodeId> CallTree::children_in_order(NodeId parent,
+                                                              std::vector<NodeId>& out) const {
+  out.clear();
   NodeId at = nodes_[parent].children_root;
   if (at != kNone) {
     while (nodes_[at].rb_left != kNone) at = nodes_[at].rb_left;
   }
   while (at != kNone) {
-    if (nodes_[at].cumul >= min_hit) out.push_back(at);
+    out.push_back(at);
     // The in-order successor.
     if (nodes_[at].rb_right != kNone) {
       at = nodes_[at].rb_right;
@@ -161,8 +170,6 @@ std::span<const CallTree::NodeId> CallTree::sorted_children(NodeId parent, uint6
       }
     }
   }
-  std::stable_sort(out.begin(), out.end(),
-                   [this](NodeId a, NodeId b) { return nodes_[a].cumul > nodes_[b].cumul; });
   return out;
 }
 

@@ -103,9 +103,6 @@ Status parse_call_graph(std::string arg, ChainParams& cp, ReportPrintOptions& po
       if (endp == tok.c_str()) return make_error(fmt::format("invalid --call-graph `{}'", arg));
     }
   }
-  if (po.chain_mode == ChainMode::kFlat || po.chain_mode == ChainMode::kFolded) {
-    return make_error("--call-graph flat and folded are not supported yet");
-  }
   return {};
 }
 

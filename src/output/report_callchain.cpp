@@ -3,6 +3,7 @@
 // branch per child, '|' rails for the levels still open.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -17,6 +18,38 @@ using NodeId = CallTree::NodeId;
 
 // The int depth masks of ui/stdio/hist.c, with x86's shift-count masking past 31 levels.
 uint32_t bit(int i) { return 1u << (static_cast<unsigned>(i) & 31); }
+
+// callchain.c callchain_list__sym_name().
+void append_frame_name(fmt::memory_buffer& b, const ChainFrame& f) {
+  if (f.sym) {
+    b.append(f.sym->name);
+    if (f.sym->inlined) b.append(std::string_view(" (inlined)"));
+  } else if (f.ip) {
+    fmt::format_to(std::back_inserter(b), "{:#x}", f.ip);
+  } else {
+    b.push_back('0');
+  }
+}
+
+// callchain.c callchain_node__fprintf_value(): the period, the count or the percentage of
+// `total`.
+void append_chain_value(fmt::memory_buffer& b, ChainValue how, uint64_t period, uint64_t count,
+                        uint64_t total) {
+  switch (how) {
+    case ChainValue::kPeriod:
+      fmt::format_to(std::back_inserter(b), "{}", period);
+      break;
+    case ChainValue::kCount:
+      fmt::format_to(std::back_inserter(b), "{}", static_cast<uint32_t>(count));
+      break;
+    case ChainValue::kPercent: {
+      double percent =
+          total ? static_cast<double>(period) * 100.0 / static_cast<double>(total) : 0.0;
+      fmt::format_to(std::back_inserter(b), "{:.2f}%", percent);
+      break;
+    }
+  }
+}
 
 class GraphPrinter {
  public:
@@ -89,34 +122,10 @@ class GraphPrinter {
     for (int i = 0; i < left_margin; ++i) b_.push_back(' ');
   }
 
-  void name(const ChainFrame& f) {
-    // callchain.c callchain_list__sym_name().
-    if (f.sym) {
-      b_.append(f.sym->name);
-      if (f.sym->inlined) b_.append(std::string_view(" (inlined)"));
-    } else if (f.ip) {
-      fmt::format_to(std::back_inserter(b_), "{:#x}", f.ip);
-    } else {
-      b_.push_back('0');
-    }
-  }
+  void name(const ChainFrame& f) { append_frame_name(b_, f); }
 
   void value(uint64_t cumul, uint64_t cumul_count, uint64_t total) {
-    // callchain.c callchain_node__fprintf_value().
-    switch (opts_.chain_value) {
-      case ChainValue::kPeriod:
-        fmt::format_to(std::back_inserter(b_), "{}", cumul);
-        break;
-      case ChainValue::kCount:
-        fmt::format_to(std::back_inserter(b_), "{}", static_cast<uint32_t>(cumul_count));
-        break;
-      case ChainValue::kPercent: {
-        double percent =
-            total ? static_cast<double>(cumul) * 100.0 / static_cast<double>(total) : 0.0;
-        fmt::format_to(std::back_inserter(b_), "{:.2f}%", percent);
-        break;
-      }
-    }
+    append_chain_value(b_, opts_.chain_value, cumul, cumul_count, total);
   }
 
   // ipchain__fprintf_graph_line().
@@ -208,18 +217,102 @@ class GraphPrinter {
   uint64_t min_hit_ = 0;
 };
 
+// ui/stdio/hist.c callchain__fprintf_flat() and callchain__fprintf_folded(): every node where
+// chains ended with hits >= min_hit (callchain.c __sort_chain_flat(): children first, in
+// their tree's order, then the node), by hits, equal ones in that order (rb_insert_callchain()
+// puts them right); each with its whole path from the root.
+class FlatPrinter {
+ public:
+  FlatPrinter(const Hists& hists, const ReportPrintOptions& opts, OutBuffer& out)
+      : tree_(hists.tree()), opts_(opts), b_(out.buffer()) {}
+
+  void print(NodeId root, uint64_t total, uint64_t min_hit) {
+    std::vector<NodeId> ends;
+    collect(root, min_hit, ends);
+    std::stable_sort(ends.begin(), ends.end(),
+                     [&](NodeId a, NodeId b) { return tree_.node(a).hit > tree_.node(b).hit; });
+    uint32_t printed = 0;
+    std::vector<NodeId> path;
+    for (NodeId n : ends) {
+      path.clear();
+      for (NodeId p = n; p != root && p != CallTree::kNone; p = tree_.node(p).parent) {
+        path.push_back(p);
+      }
+      const CallTree::Node& node = tree_.node(n);
+      if (opts_.chain_mode == ChainMode::kFolded) {
+        // The node's own hits and count, then the frames joined by ';'.
+        value(node.hit, node.count, total);
+        b_.push_back(' ');
+        for (size_t i = path.size(); i-- > 0;) {
+          name(tree_.node(path[i]).frame);
+          if (i) b_.push_back(';');
+        }
+        b_.push_back('\n');
+      } else {
+        b_.append(std::string_view("           "));
+        value(node.cumul, node.cumul_count, total);
+        b_.push_back('\n');
+        for (size_t i = path.size(); i-- > 0;) {
+          b_.append(std::string_view("                "));
+          name(tree_.node(path[i]).frame);
+          b_.push_back('\n');
+        }
+        b_.push_back('\n');
+      }
+      if (++printed == opts_.chain_print_limit) break;
+    }
+  }
+
+ private:
+  // Post-order, children in their tree's order, without recursion (chains can be deep).
+  void collect(NodeId root, uint64_t min_hit, std::vector<NodeId>& out) const {
+    struct Level {
+      NodeId node;
+      std::vector<NodeId> children;
+      size_t next = 0;
+    };
+    std::vector<Level> stack;
+    auto push = [&](NodeId n) {
+      Level& l = stack.emplace_back(Level{n, {}, 0});
+      tree_.children_in_order(n, l.children);
+    };
+    push(root);
+    while (!stack.empty()) {
+      Level& l = stack.back();
+      if (l.next < l.children.size()) {
+        push(l.children[l.next++]);
+        continue;
+      }
+      const CallTree::Node& node = tree_.node(l.node);
+      if (node.hit && node.hit >= min_hit) out.push_back(l.node);
+      stack.pop_back();
+    }
+  }
+
+  void name(const ChainFrame& f) { append_frame_name(b_, f); }
+
+  void value(uint64_t period, uint64_t count, uint64_t total) {
+    append_chain_value(b_, opts_.chain_value, period, count, total);
+  }
+
+  const CallTree& tree_;
+  const ReportPrintOptions& opts_;
+  fmt::memory_buffer& b_;
+};
+
 }  // namespace
 
 void print_entry_callchain(const Hists& hists, const HistEntry& he,
                            const ReportPrintOptions& options, OutBuffer& out) {
   if (he.chain_root == CallTree::kNone) return;
   const HistConfig& c = hists.config();
-  if (options.chain_mode != ChainMode::kGraph && options.chain_mode != ChainMode::kFractal) {
-    return;  // flat and folded: not yet
-  }
   // hist.c output_resort(): min_callchain_hits from the histogram's call-chain period.
   uint64_t min_hit = static_cast<uint64_t>(static_cast<double>(hists.callchain_total()) *
                                            (options.chain_min_percent / 100));
+  if (options.chain_mode == ChainMode::kFlat || options.chain_mode == ChainMode::kFolded) {
+    FlatPrinter(hists, options, out).print(he.chain_root, hists.total_period(), min_hit);
+    return;
+  }
   uint64_t parent_samples = c.children ? he.acc_period : he.period;
   // ui/stdio/hist.c callchain__fprintf_graph(): a --sort starting with "sym" (and no
   // --fields) hides the first frame of a lone chain.

@@ -92,6 +92,9 @@ class CallTree {
   // ones in the order of the children's tree. Fills and returns `out`.
   std::span<const NodeId> sorted_children(NodeId parent, uint64_t min_hit,
                                           std::vector<NodeId>& out) const;
+  // The children in their red-black tree's order (perf's rb_root_in: match_chain()'s order,
+  // a new frame left of an existing one it compares greater than). Fills and returns `out`.
+  std::span<const NodeId> children_in_order(NodeId parent, std::vector<NodeId>& out) const;
   // The last node of the compressed node starting at `id`: perf keeps a run of frames in one
   // node while no chain ends inside it (even with period 0) and it does not branch.
   NodeId compressed_end(NodeId id) const;
