@@ -219,6 +219,16 @@ Result<SortSpec> parse_sort_keys(std::string_view order, bool branch_mode) {
   return spec;
 }
 
+std::string_view sort_key_name(SortKey k) {
+  for (const Dimension& d : kCommon) {
+    if (d.supported && d.key == k) return d.name;
+  }
+  for (const Dimension& d : kBranch) {
+    if (d.supported && d.key == k) return d.name;
+  }
+  return {};
+}
+
 std::string_view sort_key_header(SortKey k) {
   switch (k) {
     case SortKey::kPid:

@@ -98,6 +98,40 @@ Column hpp_column(HppField f, bool overhead_is_self, uint32_t members) {
   return {f, {}, "", 0};
 }
 
+// The width of sort key `key`'s column.
+uint32_t key_width(SortKey key, const ColumnWidths& w) {
+  switch (key) {
+    case SortKey::kPid:
+      return w.thread;
+    case SortKey::kComm:
+      return w.comm;
+    case SortKey::kDso:
+      return w.dso;
+    case SortKey::kSymbol:
+      return w.symbol;
+    case SortKey::kIpcNull:
+      return w.ipc;
+    case SortKey::kSrcline:
+      return w.srcline;
+    case SortKey::kTrace:
+      return w.trace;
+    case SortKey::kCpu:
+      return w.cpu;
+    case SortKey::kTime:
+      return w.time;
+    case SortKey::kSymbolSize:
+      return w.symbol_size;
+    case SortKey::kSocket:
+      return w.socket;
+    case SortKey::kDsoSize:
+      return w.dso_size;
+    case SortKey::kParent:
+      return w.parent;
+    default:
+      return branch_column_width(key, w.branch);
+  }
+}
+
 std::vector<Column> make_columns(const Hists& hists, const ColumnWidths& w) {
   // The output fields as setup_sorting() lined them up; elided sort keys are not printed.
   const SortSpec& spec = hists.config().sort;
@@ -109,51 +143,7 @@ std::vector<Column> make_columns(const Hists& hists, const ColumnWidths& w) {
       continue;
     }
     if (spec.is_elided(f.key)) continue;
-    uint32_t width = 0;
-    switch (f.key) {
-      case SortKey::kPid:
-        width = w.thread;
-        break;
-      case SortKey::kComm:
-        width = w.comm;
-        break;
-      case SortKey::kDso:
-        width = w.dso;
-        break;
-      case SortKey::kSymbol:
-        width = w.symbol;
-        break;
-      case SortKey::kIpcNull:
-        width = w.ipc;
-        break;
-      case SortKey::kSrcline:
-        width = w.srcline;
-        break;
-      case SortKey::kTrace:
-        width = w.trace;
-        break;
-      case SortKey::kCpu:
-        width = w.cpu;
-        break;
-      case SortKey::kTime:
-        width = w.time;
-        break;
-      case SortKey::kSymbolSize:
-        width = w.symbol_size;
-        break;
-      case SortKey::kSocket:
-        width = w.socket;
-        break;
-      case SortKey::kDsoSize:
-        width = w.dso_size;
-        break;
-      case SortKey::kParent:
-        width = w.parent;
-        break;
-      default:
-        width = branch_column_width(f.key, w.branch);
-        break;
-    }
+    uint32_t width = key_width(f.key, w);
     cols.push_back({f.hpp, f.key, sort_key_header(f.key), width});
   }
   return cols;
@@ -239,11 +229,102 @@ void put_group(const Hists& hists, uint32_t id, uint64_t HistEntry::*field, Put 
   }
 }
 
+// sort.c's se_snprintf functions: what sort key `key`'s column shows for entry `id`, padded
+// or cut to `width` as perf does.
+void put_key_column(fmt::memory_buffer& b, const Hists& hists, uint32_t id, SortKey key,
+                    uint32_t width, std::string_view& mispredict) {
+  const HistEntry& e = hists.entry(id);
+  switch (key) {
+    case SortKey::kPid: {
+      // sort.c hist_entry__thread_snprintf(): "%7d:%-*.*s", the thread's latest comm.
+      uint32_t w = std::max<uint32_t>(7, width) - 8;
+      fmt::format_to(std::back_inserter(b), "{:7}:", e.thread ? e.thread->tid : -1);
+      put_fixed(b, e.thread ? std::string_view(e.thread->comm_str()) : "", w);
+      break;
+    }
+    case SortKey::kComm:
+      put_fixed(b, hists.comm_name(e.comm), width);
+      break;
+    case SortKey::kDso:
+      put_fixed(b, e.dso ? hists.dso_name(e.dso) : "[unknown]", width);
+      break;
+    case SortKey::kSymbol:
+      // "ip - map->unmap_ip(map, sym->start)": a call-chain entry's ip is an address,
+      // a sample's own is map-relative.
+      put_sym_column(b, e.level, e.sym, e.ip, e.sym_base, width);
+      break;
+    case SortKey::kIpcNull:
+      put_fixed(b, "-      -", width);
+      break;
+    case SortKey::kSrcline:
+      // sort.c hist_entry__srcline_snprintf(): "%-.*s", cut but not padded.
+      b.append(e.srcline.substr(0, std::min<size_t>(e.srcline.size(), width)));
+      break;
+    case SortKey::kTrace: {
+      // sort.c hist_entry__trace_snprintf(): "%-.*s" of the text, "N/A" for an event
+      // that is not a tracepoint.
+      std::string_view text = e.trace.data() ? e.trace : "N/A";
+      b.append(text.substr(0, std::min<size_t>(text.size(), width)));
+      break;
+    }
+    case SortKey::kCpu: {
+      // sort.c hist_entry__cpu_snprintf(): "%*.*d", whose precision counts digits only:
+      // an unrecorded CPU (-1) is "-001", not fmt's "-01".
+      int32_t cpu = static_cast<int32_t>(e.cpu);
+      if (cpu < 0) b.push_back('-');
+      int64_t magnitude = cpu < 0 ? -int64_t{cpu} : int64_t{cpu};
+      fmt::format_to(std::back_inserter(b), "{:0{}}", magnitude, width);
+    } break;
+    case SortKey::kTime: {
+      // sort.c hist_entry__time_snprintf(): timestamp__scnprintf_usec/_nsec, "%-.*s".
+      std::string t =
+          hists.config().nanosecs
+              ? fmt::format("{}.{:09}", e.time / 1000000000, e.time % 1000000000)
+              : fmt::format("{}.{:06}", e.time / 1000000000, e.time % 1000000000 / 1000);
+      b.append(std::string_view(t).substr(0, width));
+      break;
+    }
+    case SortKey::kSocket: {
+      // sort.c hist_entry__socket_snprintf(): "%*.*d" with width - 3 digits at least.
+      int32_t socket = e.socket;
+      int64_t magnitude = socket < 0 ? -int64_t{socket} : int64_t{socket};
+      std::string digits = fmt::format("{:0{}}", magnitude, width > 3 ? width - 3 : 1);
+      if (socket < 0) digits.insert(0, 1, '-');
+      fmt::format_to(std::back_inserter(b), "{:>{}}", digits, width);
+    } break;
+    case SortKey::kParent: {
+      // sort.c hist_entry__parent_snprintf(): "%-*.*s", "[other]" without a parent.
+      std::string_view name = e.parent ? e.parent->name : "[other]";
+      name = name.substr(0, std::min<size_t>(name.size(), width));
+      fmt::format_to(std::back_inserter(b), "{:<{}}", name, width);
+    } break;
+    case SortKey::kDsoSize:
+      // sort.c _hist_entry__dso_size_snprintf(): "%*d" of the map's size, else "unknown".
+      if (e.dso && e.map_size) {
+        fmt::format_to(std::back_inserter(b), "{:>{}}", static_cast<int32_t>(e.map_size), width);
+      } else {
+        fmt::format_to(std::back_inserter(b), "{:>{}}", "unknown", width);
+      }
+      break;
+    case SortKey::kSymbolSize:
+      // sort.c _hist_entry__sym_size_snprintf(): "%*d", else "unknown".
+      if (e.sym) {
+        fmt::format_to(std::back_inserter(b), "{:>{}}",
+                       static_cast<int32_t>(e.sym->end - e.sym->start), width);
+      } else {
+        fmt::format_to(std::back_inserter(b), "{:>{}}", "unknown", width);
+      }
+      break;
+    default:
+      put_branch_column(b, key, hists, id, width, mispredict);
+      break;
+  }
+}
+
 void print_entry_line(const Hists& hists, uint32_t id, const std::vector<Column>& cols,
                       std::string_view& mispredict, OutBuffer& out) {
   // ui/stdio/hist.c __hist_entry__snprintf(): "  " before every column, each padded to its
   // width except the last (hist_entry__snprintf_alignment).
-  const HistEntry& e = hists.entry(id);
   fmt::memory_buffer& b = out.buffer();
   auto percent = [&](uint64_t value, uint64_t total) { put_percent(b, value, total); };
   auto count = [&](uint64_t n, uint64_t) { fmt::format_to(std::back_inserter(b), " {:11}", n); };
@@ -271,92 +352,7 @@ void print_entry_line(const Hists& hists, uint32_t id, const std::vector<Column>
         put_group(hists, id, &HistEntry::period, count);
         break;
       case HppField::kSortKey:
-        switch (c.key) {
-          case SortKey::kPid: {
-            // sort.c hist_entry__thread_snprintf(): "%7d:%-*.*s", the thread's latest comm.
-            uint32_t w = std::max<uint32_t>(7, c.width) - 8;
-            fmt::format_to(std::back_inserter(b), "{:7}:", e.thread ? e.thread->tid : -1);
-            put_fixed(b, e.thread ? std::string_view(e.thread->comm_str()) : "", w);
-            break;
-          }
-          case SortKey::kComm:
-            put_fixed(b, hists.comm_name(e.comm), c.width);
-            break;
-          case SortKey::kDso:
-            put_fixed(b, e.dso ? hists.dso_name(e.dso) : "[unknown]", c.width);
-            break;
-          case SortKey::kSymbol:
-            // "ip - map->unmap_ip(map, sym->start)": a call-chain entry's ip is an address,
-            // a sample's own is map-relative.
-            put_sym_column(b, e.level, e.sym, e.ip, e.sym_base, c.width);
-            break;
-          case SortKey::kIpcNull:
-            put_fixed(b, "-      -", c.width);
-            break;
-          case SortKey::kSrcline:
-            // sort.c hist_entry__srcline_snprintf(): "%-.*s", cut but not padded.
-            b.append(e.srcline.substr(0, std::min<size_t>(e.srcline.size(), c.width)));
-            break;
-          case SortKey::kTrace: {
-            // sort.c hist_entry__trace_snprintf(): "%-.*s" of the text, "N/A" for an event
-            // that is not a tracepoint.
-            std::string_view text = e.trace.data() ? e.trace : "N/A";
-            b.append(text.substr(0, std::min<size_t>(text.size(), c.width)));
-            break;
-          }
-          case SortKey::kCpu: {
-            // sort.c hist_entry__cpu_snprintf(): "%*.*d", whose precision counts digits only:
-            // an unrecorded CPU (-1) is "-001", not fmt's "-01".
-            int32_t cpu = static_cast<int32_t>(e.cpu);
-            if (cpu < 0) b.push_back('-');
-            int64_t magnitude = cpu < 0 ? -int64_t{cpu} : int64_t{cpu};
-            fmt::format_to(std::back_inserter(b), "{:0{}}", magnitude, c.width);
-          } break;
-          case SortKey::kTime: {
-            // sort.c hist_entry__time_snprintf(): timestamp__scnprintf_usec/_nsec, "%-.*s".
-            std::string t =
-                hists.config().nanosecs
-                    ? fmt::format("{}.{:09}", e.time / 1000000000, e.time % 1000000000)
-                    : fmt::format("{}.{:06}", e.time / 1000000000, e.time % 1000000000 / 1000);
-            b.append(std::string_view(t).substr(0, c.width));
-            break;
-          }
-          case SortKey::kSocket: {
-            // sort.c hist_entry__socket_snprintf(): "%*.*d" with width - 3 digits at least.
-            int32_t socket = e.socket;
-            int64_t magnitude = socket < 0 ? -int64_t{socket} : int64_t{socket};
-            std::string digits = fmt::format("{:0{}}", magnitude, c.width > 3 ? c.width - 3 : 1);
-            if (socket < 0) digits.insert(0, 1, '-');
-            fmt::format_to(std::back_inserter(b), "{:>{}}", digits, c.width);
-          } break;
-          case SortKey::kParent: {
-            // sort.c hist_entry__parent_snprintf(): "%-*.*s", "[other]" without a parent.
-            std::string_view name = e.parent ? e.parent->name : "[other]";
-            name = name.substr(0, std::min<size_t>(name.size(), c.width));
-            fmt::format_to(std::back_inserter(b), "{:<{}}", name, c.width);
-          } break;
-          case SortKey::kDsoSize:
-            // sort.c _hist_entry__dso_size_snprintf(): "%*d" of the map's size, else "unknown".
-            if (e.dso && e.map_size) {
-              fmt::format_to(std::back_inserter(b), "{:>{}}", static_cast<int32_t>(e.map_size),
-                             c.width);
-            } else {
-              fmt::format_to(std::back_inserter(b), "{:>{}}", "unknown", c.width);
-            }
-            break;
-          case SortKey::kSymbolSize:
-            // sort.c _hist_entry__sym_size_snprintf(): "%*d", else "unknown".
-            if (e.sym) {
-              fmt::format_to(std::back_inserter(b), "{:>{}}",
-                             static_cast<int32_t>(e.sym->end - e.sym->start), c.width);
-            } else {
-              fmt::format_to(std::back_inserter(b), "{:>{}}", "unknown", c.width);
-            }
-            break;
-          default:
-            put_branch_column(b, c.key, hists, id, c.width, mispredict);
-            break;
-        }
+        put_key_column(b, hists, id, c.key, c.width, mispredict);
         break;
     }
     if (i + 1 < cols.size()) pad_to(b, start, c.width);
@@ -437,6 +433,27 @@ void print_report(std::span<const ReportSection> sections, uint64_t total_lost_s
     if (!s.hists || !s.hists->nr_samples()) continue;
     print_section(s, options, mispredict, out);
   }
+}
+
+std::vector<std::string> report_key_texts(const Hists& hists, SortKey key,
+                                          const ReportPrintOptions& options) {
+  // The column as print_section() lays it out (the entries' widths, so nothing is cut that
+  // the text report shows whole), then without the padding.
+  uint32_t width = key_width(key, compute_widths(hists, options));
+  std::string_view mispredict = "N/A";
+  std::vector<std::string> out;
+  out.reserve(hists.order().size());
+  fmt::memory_buffer b;
+  for (uint32_t id : hists.order()) {
+    b.clear();
+    put_key_column(b, hists, id, key, width, mispredict);
+    std::string_view text(b.data(), b.size());
+    size_t first = text.find_first_not_of(' ');
+    size_t last = text.find_last_not_of(' ');
+    out.emplace_back(first == std::string_view::npos ? std::string_view()
+                                                     : text.substr(first, last - first + 1));
+  }
+  return out;
 }
 
 }  // namespace readperf

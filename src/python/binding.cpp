@@ -15,6 +15,7 @@
 #include "readperf/output/profile_reader.h"
 #include "readperf/reader/perf_data.h"
 #include "readperf/symbols/debuginfod.h"
+#include "report_table.h"
 
 namespace py = pybind11;
 
@@ -102,6 +103,9 @@ struct Recording {
   py::list warnings;              // damage read past, as dicts: message, offset, what
   py::object error = py::none();  // what stopped the reading, or None
   bool opened = false;
+  // How it was read, for the views that read it again (report()).
+  SymbolConfig symbols;
+  uint32_t max_stack = 127;
 };
 
 template <class T>
@@ -143,6 +147,8 @@ std::unique_ptr<Recording> open_recording(const std::string& path,
   if (symfs) cfg.symbols.symfs = *symfs;
   if (kallsyms) cfg.symbols.kallsyms = *kallsyms;
   cfg.max_stack = max_stack;
+  rec->symbols = cfg.symbols;
+  rec->max_stack = max_stack;
   cfg.model = ProfileOptions{.lines = lines, .srclines = srclines};
   Result<std::unique_ptr<PerfData>> data;
   ProfileRead read;
@@ -260,6 +266,12 @@ PYBIND11_MODULE(_readperf, m) {
              d["frame"] = copy_of(frame);
              return d;
            })
+      .def(
+          "report",
+          [](const Recording& r, const std::string& sort, bool children) {
+            return report_table(r.path, r.symbols, r.max_stack, sort, children);
+          },
+          py::arg("sort"), py::arg("children"))
       .def("bytes_per_sample",
            [](const Recording& r) { return r.profile.samples.bytes_per_sample(); });
   m.def("open_recording", &open_recording, py::arg("path"), py::arg("buildid_dir") = py::none(),

@@ -218,3 +218,88 @@ def test_pipe_and_directory_recordings():
         assert rec.header["container"] == container
         total = sum(period for _, _, period, _ in script_samples(case))
         assert int(rec.samples()["period"].sum()) == total, case
+
+
+def report_entries(path, sort, children):
+    """The entry lines of `readperf report --stdio -n --show-total-period --no-group` (call
+    graphs included, as perf prints by default; they are not entry lines): [(event, percents,
+    samples, period, [key texts])], in the report's order."""
+    out = subprocess.run(
+        [READPERF, "--buildid-dir", BUILDID, "report", "-i", path, "--stdio", "-n",
+         "--show-total-period", "--no-group", "--sort", sort,
+         "--children" if children else "--no-children"],
+        check=True, capture_output=True, text=True, errors="surrogateescape",
+        env=dict(os.environ, DEBUGINFOD_URLS="")).stdout
+    nkeys = len(sort.split(","))
+    entries, event, npct, line_re = [], None, 1, None
+    for line in out.splitlines():
+        if line.startswith("# ") and line.split()[1] in ("Children", "Overhead"):
+            # Without call chains `--children` shows one column: children are self.
+            npct = 2 if line.split()[1] == "Children" else 1
+            line_re = re.compile(r"^ +" + r"(\d+\.\d+)%\s+" * npct + r"(\d+)\s+(\d+)\s+(\S.*)$")
+            continue
+        m = re.match(r"# Samples: \S+\s+of events? '(.*)'$", line)
+        if m:
+            event = m.group(1)
+            continue
+        m = line_re.match(line) if line_re else None
+        if m:
+            keys = re.split(r"\s{2,}", m.group(npct + 3).rstrip(), maxsplit=nkeys - 1)
+            pcts = tuple(m.groups()[:npct])
+            if children and npct == 1:
+                pcts = pcts * 2
+            entries.append((event, pcts, int(m.group(npct + 1)),
+                            int(m.group(npct + 2)), keys))
+    return entries
+
+
+def report_rows(rec, sort, children):
+    """Recording.report() in report_entries()'s terms: the symbol with its "[level] "."""
+    df = rec.report(sort=sort, children=children)
+    rows = []
+    for row in df.to_dict("records"):
+        pcts = ("children", "self") if children else ("overhead",)
+        keys = []
+        for key in sort.split(","):
+            name = {"sym": "symbol"}.get(key, key)
+            value = row[name]
+            keys.append("[%s] %s" % (row["level"], value) if name == "symbol" else value)
+        rows.append((row["event"], tuple("%.2f" % row[p] for p in pcts), row["samples"],
+                     row["period"], keys))
+    return rows
+
+
+# Call chains (frame pointers, DWARF, inline frames), pipes, directories, kernel modules,
+# several events, a group, tracepoints, files from older and newer perfs.
+REPORT_TABLE_CASES = ["spin-fp", "default", "dwarf-cxx", "dwarf-absent", "pipe", "threads-dir",
+                      "plt-sec", "group-sw", "tracepoint", "piped.header_features-4.16",
+                      "cxx-perf72"]
+
+
+@pytest.mark.parametrize("case", REPORT_TABLE_CASES)
+@pytest.mark.parametrize("children", [False, True])
+def test_report_is_the_text_report(case, children):
+    want = report_entries(recording(case), "comm,dso,sym", children)
+    assert want
+    got = report_rows(open_case(case), "comm,dso,sym", children)
+    assert got == want
+
+
+@pytest.mark.parametrize("sort", ["pid,sym", "dso", "cpu,comm", "srcline"])
+def test_report_other_sort_keys(sort):
+    want = report_entries(recording("dwarf-cxx"), sort, False)
+    assert want
+    assert report_rows(open_case("dwarf-cxx"), sort, False) == want
+
+
+def test_report_columns_and_totals():
+    rec = open_case("spin-fp")
+    df = rec.report(children=True)
+    assert list(df.columns) == ["event", "children", "self", "period", "samples",
+                                "children_period", "comm", "dso", "level", "symbol"]
+    # Self periods add up to the event's total, children cover the callers.
+    assert int(df["period"].sum()) == int(rec.samples()["period"].sum())
+    assert (df["children_period"] >= df["period"]).all()
+    assert (df["children_period"] > df["period"]).any()
+    with pytest.raises(ValueError, match="nosuchkey"):
+        rec.report(sort="comm,nosuchkey")

@@ -131,6 +131,9 @@ Result<SortSpec> parse_sort_keys(std::string_view order, bool branch_mode = fals
 // errors are perf's ("Unknown --sort key: `x'", "Unknown --fields key: `x'").
 Result<SortSpec> setup_sorting(const SortingOptions& options);
 
+// The key's name in perf's tables ("comm", "dso", "symbol", "symbol_from", ...).
+std::string_view sort_key_name(SortKey k);
+
 // The column header (sort.c se_header): "Command", "Shared Object", "Symbol",
 // "    Pid:Command".
 std::string_view sort_key_header(SortKey k);

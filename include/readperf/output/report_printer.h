@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "readperf/analysis/hist.h"
 #include "readperf/output/out_buffer.h"
@@ -42,6 +43,12 @@ struct ReportSection {
 // closing "# (Tip: ...)" block: "# Total Lost Samples", then each event that has samples.
 void print_report(std::span<const ReportSection> sections, uint64_t total_lost_samples,
                   const ReportPrintOptions& options, OutBuffer& out);
+
+// What `report --stdio` prints in sort key `key`'s column for each entry of hists.order()
+// (the filtered ones too), without its padding: the text of a report as data (Python's
+// Recording.report()).
+std::vector<std::string> report_key_texts(const Hists& hists, SortKey key,
+                                          const ReportPrintOptions& options);
 
 // ui/stdio/hist.c hist_entry_callchain__fprintf(): the call graph below one entry.
 void print_entry_callchain(const Hists& hists, const HistEntry& he,

@@ -7,6 +7,7 @@
                                   # comm, dso, symbol, stack_id (categoricals share names)
     rec.frames(), rec.stacks()    # the model's frame and stack tables
     rec.function_costs()          # period per (event, comm, dso, symbol) of the leaf frames
+    rec.report()                  # `readperf report --stdio --no-children`'s entries
 
 Every sample is resolved once in C++ (the same resolver as `readperf report` and `script`);
 the columns are numpy arrays over the library's own memory, no Python object per sample.
@@ -226,6 +227,34 @@ class Recording:
             out.append(int(st["frame"][s - 1]))
             s = int(st["parent"][s - 1])
         return out
+
+    def report(self, sort=("comm", "dso", "sym"), children=False):
+        """`readperf report --stdio --sort SORT --no-children --no-group` as a DataFrame (with
+        children=True, `--children`): one row per report entry, in the report's order.
+
+        sort: the sort keys, perf's names or prefixes ("comm", "dso", "sym", "pid", "cpu",
+        "srcline", "trace", "parent", "time", ...), a sequence or a comma-separated string.
+        Columns: event, then children and self (percent; with children=True) or overhead
+        (percent), period, samples (of the entry's own samples), children_period (with
+        children=True), then one column per sort key as the report prints it (named by the
+        key: comm, dso, symbol, pid, ...; the symbol's level "." or "k" apart, in `level`).
+        Percentages are of the event's total period, as the report's. Entries are computed by
+        the library's report pipeline, the same as the CLI's. Each event of a group has its
+        own rows. children=True on a recording without call chains (or a pipe, as perf)
+        gives children equal to self.
+        """
+        import pandas as pd
+        order = sort if isinstance(sort, str) else ",".join(sort)
+        cols = self._raw.report(order, bool(children))
+        values = ["children", "self"] if children else ["overhead"]
+        values += ["period", "samples"] + (["children_period"] if children else [])
+        keys = [k for k in cols if k not in values and k != "event"]
+        data = {"event": pd.Categorical(cols["event"])}
+        for v in values:
+            data[v] = cols[v]
+        for k in keys:
+            data[k] = pd.Categorical(cols[k])
+        return pd.DataFrame(data)
 
     def function_costs(self):
         """Period and sample count per (event, comm, dso, symbol) of the samples' own frames:
