@@ -108,6 +108,8 @@ int run(int argc, char** argv) {
   rep->add_flag("--header", report.header, "print the header before the report");
   rep->add_flag("-I,--show-info", report.show_info, "show extra header information");
   rep->add_flag("--stats", report.stats, "print record counts");
+  rep->add_flag("--tasks", report.tasks, "Display recorded tasks");
+  rep->add_flag("--mmaps", report.mmaps, "Display recorded tasks memory maps");
   rep->add_flag("--stdio", report.stdio, "plain text output");
   rep->add_flag("--children")->description("accumulate callchains of children (default)");
   rep->add_flag("--no-children")->description("do not accumulate callchains of children");

@@ -10,6 +10,7 @@
 #include "readperf/output/header_printer.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/output/stats_printer.h"
+#include "readperf/output/tasks_printer.h"
 #include "readperf/reader/perf_data.h"
 
 namespace readperf::cli {
@@ -58,6 +59,18 @@ int run_report(const ReportOptions& opts) {
     if (!st) {
       out.flush();
       return processing_failed(st.error());
+    }
+    return 0;
+  }
+  if (opts.tasks || opts.mmaps) {
+    if (opts.stats) {
+      // cmd_report(): the two modes exclude each other; perf says so and ends with status 0.
+      fmt::print(stderr, "Error: --tasks and --mmaps can't be used together with --stats\n");
+      return 0;
+    }
+    if (Status st = print_tasks(pd, opts.mmaps, out); !st) {
+      out.flush();
+      return fail(st.error());
     }
     return 0;
   }

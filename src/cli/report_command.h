@@ -39,6 +39,8 @@ struct ReportOptions {
   int socket_filter = -1;                 // --socket-filter
   std::optional<std::string> parent;      // -p/--parent REGEX
   bool exclude_other = false;             // -x/--exclude-other
+  bool tasks = false;                     // --tasks
+  bool mmaps = false;                     // --mmaps
   std::string time_quantum;               // --time-quantum: "N[s|ms|us|ns]"
   bool nanosecs = false;                  // --ns
   std::optional<std::string> call_graph;  // -g/--call-graph; "" when given without a value

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "readperf/format/perf_abi.h"
 
 namespace readperf {
@@ -168,6 +170,15 @@ void Machine::process_mmap(const MmapEvent& e, uint8_t cpumode) {
     m.dso = vdso_dso();
   } else {
     m.dso = dsos_.findnew(filename);
+    // dsos.c __dsos__findnew_id(); an MMAP2 with a build-id carries no device and inode.
+    Dso& d = *m.dso;
+    bool empty = !d.maj && !d.min && !d.ino && !d.ino_generation;
+    if (empty && e.is_mmap2 && !e.has_build_id) {
+      d.maj = e.maj;
+      d.min = e.min;
+      d.ino = e.ino;
+      d.ino_generation = e.ino_generation;
+    }
   }
   if (e.has_build_id) set_build_id(*m.dso, e.build_id);
   thread->maps->insert_fixup(m);
@@ -301,6 +312,18 @@ const Map* Machine::find_map(const Thread& t, uint8_t cpumode, uint64_t addr, ch
   }
   *level = 'H';
   return nullptr;
+}
+
+std::vector<const Thread*> Machine::threads_in_perf_order() const {
+  std::vector<const Thread*> out;
+  out.reserve(threads_.size());
+  for (const auto& [tid, t] : threads_) out.push_back(t);
+  auto bucket = [](int32_t tid) { return static_cast<uint32_t>(tid) % 256; };
+  std::sort(out.begin(), out.end(), [&](const Thread* a, const Thread* b) {
+    if (bucket(a->tid) != bucket(b->tid)) return bucket(a->tid) < bucket(b->tid);
+    return a->tid < b->tid;
+  });
+  return out;
 }
 
 }  // namespace readperf

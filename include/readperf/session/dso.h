@@ -29,6 +29,10 @@ struct Dso {
   // machine__findnew_module_dso); one the build-id table named first keeps its path.
   bool named_short = false;
   std::vector<uint8_t> build_id;  // empty when unknown
+  // dso->id from the first MMAP2 with a device and inode (dsos.c dso__inject_id(): an empty id
+  // takes the first non-empty one); `report --mmaps` prints the inode.
+  uint32_t maj = 0, min = 0;
+  uint64_t ino = 0, ino_generation = 0;
 };
 
 // The "[name]" perf gives a kernel module path (dso.c __kmod_path__parse): the basename up to

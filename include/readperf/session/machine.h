@@ -81,6 +81,9 @@ class Machine {
   DsoTable& dsos() { return dsos_; }
   bool comm_exec() const { return comm_exec_; }
   size_t thread_count() const { return threads_.size(); }
+  // The threads perf's machine->threads holds, in its walk order: 256 buckets by tid modulo
+  // 256 (THREADS__TABLE_BITS), each a tree by tid.
+  std::vector<const Thread*> threads_in_perf_order() const;
 
  private:
   Thread* create_thread(int32_t pid, int32_t tid);
