@@ -109,6 +109,13 @@ int run(int argc, char** argv) {
   rep->add_flag("-I,--show-info", report.show_info, "show extra header information");
   rep->add_flag("--stats", report.stats, "print record counts");
   rep->add_flag("--tasks", report.tasks, "Display recorded tasks");
+  rep->add_flag("-U,--hide-unresolved", report.hide_unresolved,
+                "Only display entries resolved to a symbol");
+  rep->add_flag("--demangle")->description("Disable symbol demangling (default: demangle)");
+  rep->add_flag("--no-demangle", report.no_demangle, "do not demangle C++ symbol names");
+  rep->add_flag("--demangle-kernel")->description("Enable kernel symbol demangling");
+  rep->add_flag("--full-source-path", report.full_source_path,
+                "Show full source file name path for source lines");
   rep->add_flag("--mmaps", report.mmaps, "Display recorded tasks memory maps");
   rep->add_flag("--stdio", report.stdio, "plain text output");
   rep->add_flag("--children")->description("accumulate callchains of children (default)");
@@ -254,6 +261,8 @@ int run(int argc, char** argv) {
     if (o->check_lname("no-group")) report.group = false;
     if (o->check_lname("branch-stack")) report.branch_stack = true;
     if (o->check_lname("no-branch-stack")) report.branch_stack = false;
+    if (o->check_lname("demangle")) report.no_demangle = false;
+    if (o->check_lname("no-demangle")) report.no_demangle = true;
   }
   for (const CLI::Option* o : scr->parse_order()) {
     if (o->check_lname("inline")) script.inline_names = true;
