@@ -340,6 +340,7 @@ class ReportSink : public EventSink {
   void add_branches(const Sample& s, const Evsel& evsel) {
     Hists& hists = hists_for(evsel);
     const ResolvedSample& rs = resolver_.resolve(s, &evsel, false);
+    if (setup_.hide_unresolved && !rs.self.sym) return;
     if (!s.has_branch_stack) return;
     Thread* t = rs.thread;
     HistSample hs;
@@ -356,6 +357,8 @@ class ReportSink : public EventSink {
       bi.to = branch_addr(*t, be.to);
       bi.from = branch_addr(*t, be.from);
       bi.flags = be.flags;
+      // hist.c iter_add_next_branch_entry(): -U skips a branch with an unresolved end.
+      if (setup_.hide_unresolved && !(bi.from.sym && bi.to.sym)) continue;
       // iter_next_branch_entry(): the sample's location moved to the branch's target (its
       // level stays the sample's).
       hs.self = HistFrame{};
@@ -423,6 +426,8 @@ class ReportSink : public EventSink {
     }
 
     const ResolvedSample& rs = resolver_.resolve(s, &evsel);
+    // builtin-report.c process_sample_event(): -U drops a sample without a symbol.
+    if (setup_.hide_unresolved && !rs.self.sym) return;
     Thread* t = rs.thread;
     std::string_view trace;
     if (with_trace_ && evsel.attr.type == kTypeTracepoint) {
@@ -457,6 +462,11 @@ class ReportSink : public EventSink {
       }
       if (ignore_callees_ || by_parent_) scan_chain(rs, hs);
       if (!keep_chain) frames_.clear();
+      // machine.c add_callchain_ip(): -U leaves frames without a symbol out of the chain
+      // (they still count towards --max-stack).
+      if (setup_.hide_unresolved) {
+        std::erase_if(frames_, [](const HistFrame& f) { return !f.chain.sym; });
+      }
       // callchain.c fill_callchain_info(): a frame with neither map nor symbol keeps the
       // level of the one before it.
       for (HistFrame& f : frames_) {

@@ -40,6 +40,9 @@ struct ReportOptions {
   std::optional<std::string> parent;      // -p/--parent REGEX
   bool exclude_other = false;             // -x/--exclude-other
   bool tasks = false;                     // --tasks
+  bool hide_unresolved = false;           // -U/--hide-unresolved
+  bool no_demangle = false;               // --no-demangle
+  bool full_source_path = false;          // --full-source-path
   bool mmaps = false;                     // --mmaps
   std::string time_quantum;               // --time-quantum: "N[s|ms|us|ns]"
   bool nanosecs = false;                  // --ns

@@ -289,6 +289,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.hist.socket_filter = opts.socket_filter;
   if (opts.parent) setup.parent_pattern = *opts.parent;
   setup.exclude_other = opts.exclude_other;
+  setup.hide_unresolved = opts.hide_unresolved;
   setup.hist.nanosecs = opts.nanosecs;
   if (!opts.time_quantum.empty()) {
     // builtin-report.c parse_time_quantum(): a number, then nothing (ns), s, ms, us or ns.
@@ -313,6 +314,8 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   if (!opts.kallsyms.empty()) setup.symbols.kallsyms = opts.kallsyms;
   setup.symbols.symfs = opts.symfs;
   setup.symbols.inline_names = opts.inline_names;
+  setup.symbols.demangle = !opts.no_demangle;
+  setup.symbols.full_source_path = opts.full_source_path;
   setup.symbols.recorded_os_release = pd.features().os_release.value_or("");
   // A pipe's version comes later, as a record (report_session.cpp).
   setup.symbols.demangle_params =

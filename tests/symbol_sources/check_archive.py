@@ -111,6 +111,15 @@ def main():
                                                             err2.decode(errors="replace")))
             else:
                 print("PASS summary line (%s): %s" % (cmd[0], line.decode().strip()))
+        # Standard error not a terminal and no READPERF_SYMBOL_NOTES: perf's stderr, no line.
+        quiet_env = {k: v for k, v in os.environ.items()
+                     if k not in ("READPERF_SYMBOL_NOTES", "DEBUGINFOD_URLS", "READPERF_SYMBOLS")}
+        p = subprocess.run([readperf] + nowhere + ["-i", "perf.data"], cwd=case_dir, env=quiet_env,
+                           stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+        if b"were not found" in p.stderr:
+            fail("summary line off a terminal", p.stderr.decode(errors="replace"))
+        else:
+            print("PASS no summary line off a terminal")
 
         # Damaged and foreign archives: a warning, the addresses unresolved, no crash.
         case_dir = os.path.join(golden, "spin-fp")

@@ -41,6 +41,8 @@ def run(readperf, case_dir, args, env=None, timeout=120):
     # Only the servers a check names: never the one a login shell may set.
     full_env.pop("DEBUGINFOD_URLS", None)
     full_env.pop("READPERF_SYMBOLS", None)
+    # The missing-symbols line, which readperf prints on a terminal only.
+    full_env["READPERF_SYMBOL_NOTES"] = "1"
     full_env.update(env or {})
     p = subprocess.run([readperf] + args + ["-i", "perf.data"], cwd=case_dir, env=full_env,
                        stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout)

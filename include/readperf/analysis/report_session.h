@@ -52,6 +52,9 @@ struct ReportSetup {
   // samples without a parent are filtered.
   std::string parent_pattern = "^sys_|^do_page_fault";
   bool exclude_other = false;
+  // -U/--hide-unresolved (symbol_conf.hide_unresolved): samples without a symbol are dropped,
+  // and call-chain frames without one.
+  bool hide_unresolved = false;
   // symbol_conf.event_group (report's --group, on by default): a group's members are shown
   // as columns of its leader's entries.
   bool event_group = true;
