@@ -115,6 +115,10 @@ int run(int argc, char** argv) {
   rep->add_flag("-I,--show-info", report.show_info, "show extra header information");
   rep->add_flag("--stats", report.stats, "print record counts");
   rep->add_flag("--tasks", report.tasks, "Display recorded tasks");
+  rep->add_flag("-T,--threads", report.show_threads, "Show per-thread event counters");
+  rep->add_option("--pretty", report.pretty, "pretty printing style key: normal raw")
+      ->option_text("<key>")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   rep->add_flag("-U,--hide-unresolved", report.hide_unresolved,
                 "Only display entries resolved to a symbol");
   rep->add_flag("--demangle")->description("Disable symbol demangling (default: demangle)");

@@ -40,6 +40,8 @@ struct ReportOptions {
   std::optional<std::string> parent;      // -p/--parent REGEX
   bool exclude_other = false;             // -x/--exclude-other
   bool tasks = false;                     // --tasks
+  bool show_threads = false;              // -T/--threads
+  std::string pretty = "normal";          // --pretty: normal or raw
   bool hide_unresolved = false;           // -U/--hide-unresolved
   bool no_demangle = false;               // --no-demangle
   bool full_source_path = false;          // --full-source-path

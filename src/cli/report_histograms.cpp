@@ -6,12 +6,14 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <utility>
 
 #include "readperf/analysis/report_session.h"
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/event_name.h"
 #include "readperf/output/header_printer.h"
+#include "readperf/output/read_values.h"
 #include "readperf/output/report_printer.h"
 #include "readperf/output/symbol_sources.h"
 #include "readperf/output/trace_text.h"
@@ -346,6 +348,8 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.samples = std::move(*samples);
   elide_filtered_columns(setup.filters, setup.hist.sort, out);
 
+  std::optional<ReadValues> thread_values;
+  if (opts.show_threads) setup.tap = &thread_values.emplace(pd.order());
   Result<ReportData> data = run_report_session(pd, setup);
   if (!data) return perf_refused(data.error().message());
   if (opts.verbose > 0 && data->resolver) print_symbol_sources(*data->resolver, stderr);
@@ -391,6 +395,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   }
   print_report(sections, data->total_lost_samples, po, out);
   if (!opts.quiet) out.print("#\n# ({})\n#\n", random_tip());
+  if (thread_values) thread_values->print(out, opts.pretty == "raw");
   out.flush();
   return 0;
 }
