@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "exports.h"
 #include "readperf/output/profile_reader.h"
 #include "readperf/reader/perf_data.h"
 #include "readperf/symbols/debuginfod.h"
@@ -129,6 +130,24 @@ py::dict error_dict(const Error& e) {
   d["what"] = e.what();
   d["offset"] = e.offset() == Error::kNoOffset ? py::none() : py::cast(e.offset());
   return d;
+}
+
+py::object error_or_none(const Status& st) {
+  return st ? py::object(py::none()) : py::object(error_dict(st.error()));
+}
+
+// Runs an exporter (exports.h) with the recording's symbol settings, without the GIL: the
+// error that stopped it as a dict, or None.
+template <class Config, class Export>
+py::object run_export(const Recording& r, Config cfg, Export run) {
+  cfg.symbols = r.symbols;
+  cfg.max_stack = r.max_stack;
+  Status st;
+  {
+    py::gil_scoped_release release;
+    st = run(cfg);
+  }
+  return error_or_none(st);
 }
 
 // Opens and reads `path`. Nothing is raised here: a file that cannot be opened comes back
@@ -272,6 +291,44 @@ PYBIND11_MODULE(_readperf, m) {
             return report_table(r.path, r.symbols, r.max_stack, sort, children);
           },
           py::arg("sort"), py::arg("children"))
+      // The exporters: (result, error dict or None); readperf/__init__.py raises.
+      .def(
+          "collapsed",
+          [](const Recording& r, bool pid, bool tid, bool kernel, bool jit, bool addrs,
+             const std::string& event, bool count) {
+            CollapsedConfig cfg;
+            cfg.collapse.include_pid = pid;
+            cfg.collapse.include_tid = tid;
+            cfg.collapse.annotate_kernel = kernel;
+            cfg.collapse.annotate_jit = jit;
+            cfg.collapse.include_addrs = addrs;
+            cfg.collapse.event_filter = event;
+            cfg.collapse.count_samples = count;
+            std::string text;
+            py::object err = run_export(
+                r, cfg, [&](const CollapsedConfig& c) { return collapsed_text(r.path, c, text); });
+            return py::make_tuple(py::bytes(text), err);
+          },
+          py::arg("pid"), py::arg("tid"), py::arg("kernel"), py::arg("jit"), py::arg("addrs"),
+          py::arg("event"), py::arg("count"))
+      .def(
+          "to_pprof",
+          [](const Recording& r, const std::string& out, bool gzip) {
+            PprofConfig cfg;
+            cfg.gzip = gzip;
+            return run_export(r, cfg,
+                              [&](const PprofConfig& c) { return pprof_file(r.path, c, out); });
+          },
+          py::arg("out"), py::arg("gzip"))
+      .def(
+          "to_sqlite",
+          [](const Recording& r, const std::string& out, bool callchains) {
+            SqliteConfig cfg;
+            cfg.callchains = callchains;
+            return run_export(r, cfg,
+                              [&](const SqliteConfig& c) { return sqlite_file(r.path, c, out); });
+          },
+          py::arg("out"), py::arg("callchains"))
       .def("bytes_per_sample",
            [](const Recording& r) { return r.profile.samples.bytes_per_sample(); });
   m.def("open_recording", &open_recording, py::arg("path"), py::arg("buildid_dir") = py::none(),

@@ -303,3 +303,114 @@ def test_report_columns_and_totals():
     assert (df["children_period"] > df["period"]).any()
     with pytest.raises(ValueError, match="nosuchkey"):
         rec.report(sort="comm,nosuchkey")
+
+
+def readperf_export(path, fmt, *args, output=None):
+    """`readperf export --format FMT` of `path`: its standard output's bytes, or with
+    `output`, written there."""
+    cmd = [READPERF, "--buildid-dir", BUILDID, "export", "--format", fmt, "-i", path]
+    cmd += list(args) + (["-o", output] if output else [])
+    run = subprocess.run(cmd, capture_output=True, env=dict(os.environ, DEBUGINFOD_URLS=""))
+    return run.stdout
+
+
+# Recordings with call chains (without, the collapsed export is empty).
+EXPORT_CASES = ["spin-fp", "dwarf-cxx", "pipe", "threads-dir", "plt-sec", "group-sw",
+                "dwarf-absent", "cxx-perf72"]
+
+
+@pytest.mark.parametrize("case", EXPORT_CASES)
+def test_collapsed_is_the_export(case):
+    want = readperf_export(recording(case), "collapsed")
+    assert want.count(b"\n") > 0
+    got = open_case(case).collapsed()
+    assert isinstance(got, str)
+    assert got.encode("utf-8", "surrogateescape") == want
+
+
+@pytest.mark.parametrize("options", [("--pid", "--kernel"), ("--tid", "--addrs", "--count"),
+                                     ("--event", "cpu-clock")])
+def test_collapsed_options(options):
+    want = readperf_export(recording("group-sw"), "collapsed", *options)
+    assert want
+    kw = {}
+    for i, opt in enumerate(options):
+        if opt == "--event":
+            kw["event"] = options[i + 1]
+        elif opt.startswith("--"):
+            kw[opt[2:]] = True
+    rec = open_case("group-sw")
+    assert rec.collapsed(**kw).encode("utf-8", "surrogateescape") == want
+    assert rec.collapsed(**kw) != rec.collapsed()
+
+
+@pytest.mark.parametrize("case", ["spin-fp", "dwarf-cxx", "pipe", "group-sw"])
+def test_pprof_is_the_export(case, tmp_path):
+    want = str(tmp_path / "cli.pb.gz")
+    readperf_export(recording(case), "pprof", output=want)
+    got = str(tmp_path / "py.pb.gz")
+    rec = open_case(case)
+    rec.to_pprof(got)
+    want_bytes = open(want, "rb").read()
+    assert open(got, "rb").read() == want_bytes
+    # The bare protobuf is what the gzip holds; and it names the recording's functions.
+    rec.to_pprof(tmp_path / "py.pb", gzip=False)
+    raw = (tmp_path / "py.pb").read_bytes()
+    assert raw == gzip.decompress(want_bytes)
+    leaf = rec.function_costs()["symbol"].iloc[0]
+    assert leaf.encode("utf-8", "surrogateescape") in raw
+
+
+def sqlite_dump(path):
+    import sqlite3
+    con = sqlite3.connect(path)
+    try:
+        return list(con.iterdump())
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("case", ["spin-fp", "dwarf-cxx", "pipe"])
+def test_sqlite_is_the_export(case, tmp_path):
+    want = str(tmp_path / "cli.db")
+    readperf_export(recording(case), "sqlite", output=want)
+    got = tmp_path / "py.db"
+    got.write_bytes(b"an older file, replaced")
+    rec = open_case(case)
+    rec.to_sqlite(got)
+    dump = sqlite_dump(str(got))
+    assert dump == sqlite_dump(want)
+    import sqlite3
+    con = sqlite3.connect(str(got))
+    (n,) = con.execute("select count(*) from samples").fetchone()
+    con.close()
+    assert n == len(rec)
+
+
+def test_exports_of_a_damaged_recording(tmp_path):
+    # What precedes the damage, as the CLI writes it before its error.
+    path = str(tmp_path / "damaged.data")
+    damaged_copy(GOLDEN, path)
+    rec = readperf.open(path, buildid_dir=BUILDID, partial=True)
+    want = readperf_export(path, "collapsed")
+    assert want
+    assert rec.collapsed().encode("utf-8", "surrogateescape") == want
+    whole = open_case("dwarf-cxx").collapsed()
+    assert len(rec.collapsed()) < len(whole)
+    # Opened whole, then damaged: the export raises with the damage's offset.
+    copy = str(tmp_path / "later.data")
+    import shutil
+    shutil.copy(recording("dwarf-cxx"), copy)
+    rec = readperf.open(copy, buildid_dir=BUILDID)
+    at = damaged_copy(GOLDEN, copy)
+    with pytest.raises(readperf.ReadError) as err:
+        rec.collapsed()
+    assert err.value.offset == at
+    with pytest.raises(readperf.ReadError):
+        rec.to_pprof(tmp_path / "p.pb.gz")
+
+
+def test_export_to_a_bad_path(tmp_path):
+    rec = open_case("spin-fp")
+    with pytest.raises(OSError, match="cannot create"):
+        rec.to_pprof(tmp_path / "no" / "such" / "dir.pb.gz")

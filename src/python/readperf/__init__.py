@@ -8,6 +8,8 @@
     rec.frames(), rec.stacks()    # the model's frame and stack tables
     rec.function_costs()          # period per (event, comm, dso, symbol) of the leaf frames
     rec.report()                  # `readperf report --stdio --no-children`'s entries
+    rec.collapsed()               # `readperf export --format collapsed`, as a string
+    rec.to_pprof("p.pb.gz"), rec.to_sqlite("p.db")   # `export --format pprof|sqlite -o`
 
 Every sample is resolved once in C++ (the same resolver as `readperf report` and `script`);
 the columns are numpy arrays over the library's own memory, no Python object per sample.
@@ -66,7 +68,7 @@ def open(path, buildid_dir=None, symfs=None, kallsyms=None, partial=False, lines
     if not raw.opened:
         err = raw.error
         raise ReadError(err["message"], _os.fspath(path), err["offset"], err["what"], None)
-    rec = Recording(raw)
+    rec = Recording(raw, partial)
     if raw.error is not None and not partial:
         err = raw.error
         raise ReadError(err["message"], _os.fspath(path), err["offset"], err["what"], rec)
@@ -76,8 +78,9 @@ def open(path, buildid_dir=None, symfs=None, kallsyms=None, partial=False, lines
 class Recording:
     """One recording read into readperf's profile model."""
 
-    def __init__(self, raw):
+    def __init__(self, raw, partial=False):
         self._raw = raw
+        self._partial = partial
         self.path = raw.path
         self.header = raw.header
         self.events = raw.events
@@ -255,6 +258,40 @@ class Recording:
         for k in keys:
             data[k] = pd.Categorical(cols[k])
         return pd.DataFrame(data)
+
+    def _check(self, err):
+        """Raises ReadError for an export stopped by damage in the recording (unless opened
+        with partial=True: the export then holds what precedes the damage), OSError for one
+        that could not write its output."""
+        if err is None:
+            return
+        if err["offset"] is None:
+            raise OSError(err["message"])
+        if not self._partial:
+            raise ReadError(err["message"], self.path, err["offset"], err["what"], self)
+
+    def collapsed(self, pid=False, tid=False, kernel=False, jit=False, addrs=False, event=None,
+                  count=False):
+        """The folded stacks of `readperf export --format collapsed` (the pipeline
+        `perf script | stackcollapse-perf.pl`), as a string: "comm;root;...;leaf period" a
+        line, sorted. The options are the script's: pid and tid in the comm, kernel ("_[k]")
+        and jit ("_[j]") annotations, addresses for unresolved frames, only `event` (as perf
+        script names it; default: the first one seen), count samples instead of periods."""
+        out, err = self._raw.collapsed(pid=pid, tid=tid, kernel=kernel, jit=jit, addrs=addrs,
+                                       event=event or "", count=count)
+        self._check(err)
+        return out.decode("utf-8", "surrogateescape")
+
+    def to_pprof(self, path, gzip=True):
+        """Writes `readperf export --format pprof -o PATH`: a gzipped profile.proto (bare
+        protobuf with gzip=False), for `pprof` and other profile viewers."""
+        self._check(self._raw.to_pprof(_path(path), gzip=gzip))
+
+    def to_sqlite(self, path, callchains=True):
+        """Writes `readperf export --format sqlite -o PATH`: a database shaped as perf's
+        export-to-sqlite.py (docs/sqlite.md), replacing any file there. callchains: the
+        call_paths table from the samples' call chains."""
+        self._check(self._raw.to_sqlite(_path(path), callchains=callchains))
 
     def function_costs(self):
         """Period and sample count per (event, comm, dso, symbol) of the samples' own frames:

@@ -1,0 +1,58 @@
+#include "exports.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "readperf/output/out_buffer.h"
+#include "readperf/reader/perf_data.h"
+
+namespace readperf {
+
+namespace {
+
+Error os_error(std::string_view what, const std::string& path) {
+  return Error(fmt::format("{} {}: {}", what, path, std::strerror(errno)));
+}
+
+}  // namespace
+
+Status collapsed_text(const std::string& path, const CollapsedConfig& config, std::string& out) {
+  auto data = PerfData::open(path);
+  if (!data) return tl::unexpected(data.error());
+  char* buf = nullptr;
+  size_t size = 0;
+  FILE* mem = open_memstream(&buf, &size);
+  if (!mem) return tl::unexpected(os_error("cannot buffer", path));
+  Status st;
+  {
+    OutBuffer text(mem);
+    st = run_collapsed_export(**data, config, text, stderr);
+  }
+  std::fclose(mem);  // sets buf and size
+  out.assign(buf, size);
+  std::free(buf);
+  return st;
+}
+
+Status pprof_file(const std::string& path, const PprofConfig& config, const std::string& out_path) {
+  auto data = PerfData::open(path);
+  if (!data) return tl::unexpected(data.error());
+  FILE* f = std::fopen(out_path.c_str(), "wb");
+  if (!f) return tl::unexpected(os_error("cannot create", out_path));
+  Status st = run_pprof_export(**data, config, f);
+  if (std::fclose(f) != 0 && st) return tl::unexpected(os_error("cannot write", out_path));
+  return st;
+}
+
+Status sqlite_file(const std::string& path, const SqliteConfig& config,
+                   const std::string& out_path) {
+  auto data = PerfData::open(path);
+  if (!data) return tl::unexpected(data.error());
+  return run_sqlite_export(**data, config, out_path);
+}
+
+}  // namespace readperf
