@@ -119,3 +119,49 @@ def test_read_samples_has_a_partition_per_file(fleet, client):
     per_host = client.compute(ddf.groupby("host")["period"].sum()).result()
     assert "host-bad" not in per_host.index
     assert int(per_host.sum()) == HOSTS * sum(report_total(c) for c in CASES)
+
+
+def folded(text):
+    """{stack: count} of a collapsed profile."""
+    counts = {}
+    for line in text.splitlines():
+        stack, _, n = line.rpartition(" ")
+        assert stack and n.isdigit(), line
+        counts[stack] = counts.get(stack, 0) + int(n)
+    return counts
+
+
+def test_merge_is_the_sum_of_the_files_collapsed(fleet, client):
+    paths, hosts, bad, at = fleet
+    merged = rpd.merge(paths, hosts=hosts, client=client, buildid_dir=BUILDID)
+    # Each file's `readperf export --format collapsed`, summed here.
+    want = {}
+    for p in paths:
+        if p == bad:
+            continue
+        out = subprocess.run(
+            [READPERF, "--buildid-dir", BUILDID, "export", "--format", "collapsed", "-i", p],
+            check=True, capture_output=True, text=True, errors="surrogateescape",
+            env=dict(os.environ, DEBUGINFOD_URLS="")).stdout
+        for stack, n in folded(out).items():
+            want[stack] = want.get(stack, 0) + n
+    assert want
+    got = folded(merged.profile)
+    assert got == want
+    # One line per stack, in the export's (byte) order.
+    lines = merged.profile.splitlines()
+    assert len(lines) == len(want)
+    stacks = [l.rpartition(" ")[0].encode("utf-8", "surrogateescape") for l in lines]
+    assert stacks == sorted(stacks)
+    # The damaged file is an error row; the rest is merged.
+    assert list(merged.errors["path"]) == [bad]
+    assert int(merged.errors["offset"].iloc[0]) == at
+
+
+def test_merge_of_one_file_is_its_collapsed(fleet, client):
+    paths, hosts, _, _ = fleet
+    one = rpd.merge(paths[:1], hosts=hosts[:1], client=client, buildid_dir=BUILDID)
+    assert one.profile == readperf.open(paths[0], buildid_dir=BUILDID).collapsed()
+    assert one.profile and one.errors.empty
+    with pytest.raises(ValueError):
+        rpd.merge(paths[:1], client=client, format="svg")

@@ -12,6 +12,8 @@
     rpd.hosts_above_median(fleet.per_host, "leaf")
 
     ddf = rpd.read_samples(paths, hosts=names)           # a dask DataFrame, one partition a file
+    merged = rpd.merge(paths, client=client)             # one collapsed profile of every file
+    open("fleet.folded", "w").write(merged.profile)      # flamegraph.pl fleet.folded > fleet.svg
 
 Workers need only this package and the files (paths on shared storage): each opens its own.
 A file that fails to read gives an error row and the job goes on without its samples.
@@ -26,12 +28,13 @@ import pandas as pd
 import readperf
 
 __all__ = ["read_samples", "fleet_costs", "file_costs", "top_functions", "hosts_above_median",
-           "FleetCosts"]
+           "merge", "FleetCosts", "MergedProfile"]
 
 COST_KEYS = ["event", "dso", "symbol"]
 ERROR_COLUMNS = ["path", "host", "offset", "message"]
 
 FleetCosts = namedtuple("FleetCosts", ["costs", "per_host", "errors"])
+MergedProfile = namedtuple("MergedProfile", ["profile", "errors"])
 
 
 def _host_of(path):
@@ -154,3 +157,56 @@ def hosts_above_median(per_host, symbol, event=None):
     out = share[share > median].sort_values(ascending=False).reset_index()
     out["median"] = median
     return out
+
+
+def _folded_counts(path, host, open_kw):
+    """({stack: count}, None) of one file's collapsed export, or ({}, error row)."""
+    try:
+        text = readperf.open(path, **open_kw).collapsed()
+    except readperf.ReadError as e:
+        return {}, {"path": os.fspath(path), "host": host, "offset": e.offset, "message": str(e)}
+    counts = {}
+    for line in text.splitlines():
+        stack, _, count = line.rpartition(" ")
+        counts[stack] = counts.get(stack, 0) + int(count)
+    return counts, None
+
+
+def _sum_folded(a, b):
+    """Two (counts, [errors]) summed."""
+    counts = dict(a[0])
+    for stack, n in b[0].items():
+        counts[stack] = counts.get(stack, 0) + n
+    return counts, a[1] + b[1]
+
+
+def _file_folded(path, host, open_kw):
+    counts, err = _folded_counts(path, host, open_kw)
+    return counts, [err] if err is not None else []
+
+
+def merge(paths, hosts=None, client=None, format="collapsed", **open_kw):  # pylint: disable=redefined-builtin
+    """One profile of many recordings: each file's `readperf export --format collapsed`
+    (Recording.collapsed()) read by a worker, the stacks' counts summed pairwise on the
+    workers (only the merged profile comes back). MergedProfile(profile, errors): the folded
+    stacks, sorted as the export sorts them, for flamegraph.pl or speedscope; errors, one row
+    per file that could not be read (path, host, offset, message), whose stacks are left out.
+    """
+    import dask
+    if format != "collapsed":
+        raise ValueError("merge: format %r is not supported (only 'collapsed')" % (format,))
+    paths, hosts = _hosts(paths, hosts)
+    level = [dask.delayed(_file_folded, pure=False)(p, h, open_kw) for p, h in zip(paths, hosts)]
+    if not level:
+        return MergedProfile("", pd.DataFrame([], columns=ERROR_COLUMNS))
+    while len(level) > 1:
+        level = [dask.delayed(_sum_folded)(level[i], level[i + 1]) if i + 1 < len(level)
+                 else level[i] for i in range(0, len(level), 2)]
+    if client is not None:
+        counts, errors = client.compute(level[0]).result()
+    else:
+        counts, errors = level[0].compute()
+    # stackcollapse-perf.pl's order: the stacks sorted as byte strings.
+    stacks = sorted(counts, key=lambda st: st.encode("utf-8", "surrogateescape"))
+    profile = "".join("%s %d\n" % (st, counts[st]) for st in stacks)
+    return MergedProfile(profile, pd.DataFrame(errors, columns=ERROR_COLUMNS))
