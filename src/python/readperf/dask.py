@@ -42,7 +42,9 @@ def _host_of(path):
 
 
 def _hosts(paths, hosts):
-    paths = [os.fspath(p) for p in paths]
+    # Absolute: a worker's working directory is not the caller's (on shared storage, the
+    # same absolute path names the same file everywhere).
+    paths = [os.path.abspath(os.fspath(p)) for p in paths]
     if hosts is None:
         hosts = [_host_of(p) for p in paths]
     hosts = list(hosts)
