@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`cmake --install` into a temporary DESTDIR (issue #15): readperf, readperf(1) and one man
-page per command, the bash completion; every option each command's --help lists is in its man
-page; the installed completion completes commands and options.
+page per command, the bash completion, the Python package (issue #17); every option each
+command's --help lists is in its man page; the installed completion completes commands and
+options.
 
 usage: check_install.py --build DIR --commands "report script ..."
 """
@@ -108,6 +109,23 @@ def main():
         check("completes `readperf script --show-mm`", got == ["--show-mmap-events"], str(got))
         got = complete("stat", "")
         check("completes `readperf stat` to report", got == ["report"], str(got))
+
+        # The Python package (when the build made it): the modules, the extension, the type
+        # stubs with PEP 561's marker, importable from where Debian's python3 looks.
+        if os.path.isdir(os.path.join(args.build, "python", "readperf")):
+            site = os.path.join(root, "lib", "python3", "dist-packages")
+            pkg = os.path.join(site, "readperf")
+            files = set(os.listdir(pkg)) if os.path.isdir(pkg) else set()
+            want = {"__init__.py", "dask.py", "__init__.pyi", "dask.pyi", "py.typed"}
+            check("the readperf package installed with its type stubs",
+                  want <= files and any(f.startswith("_readperf") and f.endswith(".so")
+                                        for f in files), str(sorted(files)))
+            r = subprocess.run(["/usr/bin/python3", "-c",
+                                "import readperf, readperf.dask; print(readperf.__file__)"],
+                               env=dict(os.environ, PYTHONPATH=site), capture_output=True,
+                               text=True)
+            check("the installed package imports", r.returncode == 0 and
+                  r.stdout.strip() == os.path.join(pkg, "__init__.py"), r.stdout + r.stderr)
 
     return check.status()
 

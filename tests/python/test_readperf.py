@@ -414,3 +414,66 @@ def test_export_to_a_bad_path(tmp_path):
     rec = open_case("spin-fp")
     with pytest.raises(OSError, match="cannot create"):
         rec.to_pprof(tmp_path / "no" / "such" / "dir.pb.gz")
+
+
+def stub_signatures(module):
+    """{name: [parameter names]} of the functions and methods of `module`'s .pyi stub (methods
+    as "Class.name"), and {class: [attribute names]}."""
+    import ast
+    path = os.path.splitext(module.__file__)[0] + ".pyi"
+    tree = ast.parse(open(path).read())
+    funcs, attrs = {}, {}
+
+    def params(f):
+        a = f.args
+        names = [p.arg for p in a.posonlyargs + a.args + a.kwonlyargs]
+        return names + (["**" + a.kwarg.arg] if a.kwarg else [])
+
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            funcs[node.name] = params(node)
+        elif isinstance(node, ast.ClassDef):
+            attrs[node.name] = []
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef):
+                    funcs[node.name + "." + item.name] = params(item)
+                elif isinstance(item, ast.AnnAssign):
+                    attrs[node.name].append(item.target.id)
+    return funcs, attrs
+
+
+def code_signature(f):
+    import inspect
+    return [("**" + p.name) if p.kind == p.VAR_KEYWORD else p.name
+            for p in inspect.signature(f).parameters.values()]
+
+
+@pytest.mark.parametrize("module", ["readperf", "readperf.dask"])
+def test_type_stubs_are_the_code(module):
+    import importlib
+    mod = importlib.import_module(module)
+    funcs, attrs = stub_signatures(mod)
+    assert os.path.exists(os.path.join(os.path.dirname(mod.__file__), "py.typed"))
+    # Every public function and method has its stub, with the same parameters.
+    want = {}
+    for name in mod.__all__:
+        obj = getattr(mod, name)
+        if callable(obj) and not isinstance(obj, type):
+            want[name] = code_signature(obj)
+    if module == "readperf":
+        for name, member in vars(readperf.Recording).items():
+            if name.startswith("_") and name not in ("__len__",):
+                continue
+            if isinstance(member, property):
+                assert name in attrs["Recording"] or "Recording." + name in funcs, name
+            elif callable(member):
+                want["Recording." + name] = code_signature(member)
+        want["ReadError.__init__"] = code_signature(readperf.ReadError.__init__)
+        rec = open_case("spin-fp")
+        public = {k for k in vars(rec) if not k.startswith("_")}
+        assert public == set(attrs["Recording"])
+        assert set(vars(readperf.ReadError("m", "p", 1, "w", None))) - {"args"} == \
+            set(attrs["ReadError"])
+    got = {k: v for k, v in funcs.items() if k in want}
+    assert got == want
+    assert set(want) <= set(funcs)
