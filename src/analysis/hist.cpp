@@ -103,6 +103,9 @@ int value_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) {
       // sort.c sort__parent_cmp(): null first, then strcmp(right, left).
       if (!a.parent || !b.parent) return cmp_null(a.parent, b.parent);
       return name_cmp(b.parent->name, a.parent->name);
+    case SortKey::kSrcfile:
+      // sort.c sort__srcfile_cmp(): strcmp(right, left).
+      return name_cmp(b.srcfile, a.srcfile);
     default:
       return 0;
   }
@@ -315,6 +318,9 @@ Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, u
       case SortKey::kParent:
         k.w[n++] = parent_name_id(s.parent);
         break;
+      case SortKey::kSrcfile:
+        k.w[n++] = reinterpret_cast<uintptr_t>(f.srcfile.data());
+        break;
       case SortKey::kDsoFrom:
         k.w[n++] = dso_name_id(b.from.dso);
         break;
@@ -419,6 +425,7 @@ uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f,
   e.socket = s.socket;
   e.map_size = f.map_size;
   e.parent = s.parent;
+  e.srcfile = f.srcfile;
   e.time = s.time;
   e.filtered = s.filtered;
   if (config_.use_callchain) e.chain_root = tree_.new_root();
@@ -569,6 +576,7 @@ int Hists::collapse_cmp(const Hists& hx, uint32_t x_id, const Hists& hy, uint32_
       case SortKey::kSocket:
       case SortKey::kDsoSize:
       case SortKey::kParent:
+      case SortKey::kSrcfile:
         c = value_key_cmp(key, x, y);
         break;
       case SortKey::kDso:
@@ -713,6 +721,12 @@ void Hists::link_group(std::vector<const Hists*> members) {
         e.level = pair.level;
         e.srcline = pair.srcline;
         e.trace = pair.trace;
+        e.cpu = pair.cpu;
+        e.time = pair.time;
+        e.socket = pair.socket;
+        e.map_size = pair.map_size;
+        e.parent = pair.parent;
+        e.srcfile = pair.srcfile;
         e.filtered = pair.filtered;
         if (config_.branch_mode) branches_.push_back(other->branches_[oid]);
         keys_.emplace_back();  // never looked up: no more samples come
@@ -798,6 +812,7 @@ int Hists::sort_key_cmp(SortKey key, uint32_t a_id, uint32_t b_id) const {
     case SortKey::kSocket:
     case SortKey::kDsoSize:
     case SortKey::kParent:
+    case SortKey::kSrcfile:
       return value_key_cmp(key, a, b);
     default:
       // The branch keys have no se_sort either.

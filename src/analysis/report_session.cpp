@@ -304,6 +304,7 @@ class ReportSink : public EventSink {
   HistFrame hist_frame(const Frame& f, bool chain = true) {
     HistFrame h;
     if (with_srcline_) h.srcline = resolver_.srcline(f, chain);
+    if (with_srcfile_) h.srcfile = resolver_.srcfile(f, chain);
     h.chain.ip = f.ip;
     h.chain.dso = f.dso;
     h.chain.sym = f.sym;
@@ -558,6 +559,7 @@ class ReportSink : public EventSink {
     resolved_key_.push_back(f.chain.sym ? reinterpret_cast<uintptr_t>(f.chain.sym) : addr);
     if (with_srcline_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(f.srcline.data()));
     if (by_dso_size_) resolved_key_.push_back(f.map_size);
+    if (with_srcfile_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(f.srcfile.data()));
   }
 
   uint8_t filter_bits(const Thread& t, const HistFrame& f, bool has_map) const {
@@ -588,6 +590,7 @@ class ReportSink : public EventSink {
   const ReportSetup& setup_;
   const bool with_srcline_ = setup_.hist.sort.has(SortKey::kSrcline);  // after setup_
   const bool with_trace_ = setup_.hist.sort.has(SortKey::kTrace);
+  const bool with_srcfile_ = setup_.hist.sort.has(SortKey::kSrcfile);
   // Sort keys that tell samples apart by more than their thread and addresses: repeat keys
   // carry them.
   const bool by_cpu_ = setup_.hist.sort.has(SortKey::kCpu);

@@ -35,6 +35,18 @@ std::string_view Resolver::srcline(const Frame& f, bool chain) {
   return lookup_srcline(f, chain, true);
 }
 
+std::string_view Resolver::srcfile(const Frame& f, bool chain) {
+  if (!f.map || !f.dso) return {};
+  // The fallbacks ("+OFFSET", "DSO[ADDR]") have no ':', so they give no file.
+  std::string_view s = lookup_srcline(f, chain, false);
+  size_t colon = s.find(':');
+  if (colon == std::string_view::npos || colon == 0) return {};
+  // addr2line's "??" (the function known, its line not) is no file for perf's srcfile either.
+  std::string_view file = s.substr(0, colon);
+  if (file == "??") return {};
+  return intern_srcline(file);
+}
+
 bool Resolver::addr2line_target(const Frame& f, uint64_t addr, std::string* path,
                                 uint64_t* objdump_addr) {
   *objdump_addr = addr;

@@ -27,7 +27,7 @@ constexpr std::array<Dimension, 26> kCommon = {{
     {"cpu", true, SortKey::kCpu},
     {"socket", true, SortKey::kSocket},
     {"srcline", true, SortKey::kSrcline},
-    {"srcfile", false, {}},
+    {"srcfile", true, SortKey::kSrcfile},
     {"local_weight", false, {}},
     {"weight", false, {}},
     {"transaction", false, {}},
@@ -257,6 +257,8 @@ std::string_view sort_key_header(SortKey k) {
       return "DSO size";
     case SortKey::kParent:
       return "Parent symbol";
+    case SortKey::kSrcfile:
+      return "Source File";
     case SortKey::kDsoFrom:
       return "Source Shared Object";
     case SortKey::kDsoTo:

@@ -24,7 +24,7 @@ struct Column {
 // perf's hists->col_len[] for the columns readperf prints.
 struct ColumnWidths {
   uint32_t comm = 0, thread = 0, dso = 0, symbol = 0, ipc = 0, srcline = 0, trace = 0, cpu = 0,
-           time = 0, symbol_size = 0, socket = 0, dso_size = 0, parent = 0;
+           time = 0, symbol_size = 0, socket = 0, dso_size = 0, parent = 0, srcfile = 0;
   BranchWidths branch;
 };
 
@@ -52,6 +52,11 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) 
     }
     if (e.dso) w.dso = std::max(w.dso, static_cast<uint32_t>(hists.dso_name(e.dso).size()));
     if (e.parent) w.parent = std::max(w.parent, static_cast<uint32_t>(e.parent->name.size()));
+    // sort.c sort__srcfile_cmp() finds he->srcfile on the first comparison, like the trace
+    // text: a histogram that never compared two entries has none.
+    if (hists.trace_widths_known()) {
+      w.srcfile = std::max(w.srcfile, static_cast<uint32_t>(e.srcfile.size()));
+    }
     w.srcline = std::max(w.srcline, static_cast<uint32_t>(e.srcline.size()));
     if (hists.trace_widths_known()) {
       w.trace = std::max(w.trace, static_cast<uint32_t>(e.trace.size()));
@@ -73,6 +78,7 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) 
   w.socket = std::max<uint32_t>(6, header(SortKey::kSocket));
   w.dso_size = header(SortKey::kDsoSize);
   w.parent = std::max(w.parent, header(SortKey::kParent));
+  w.srcfile = std::max(w.srcfile, header(SortKey::kSrcfile));
   return w;
 }
 
@@ -127,6 +133,8 @@ uint32_t key_width(SortKey key, const ColumnWidths& w) {
       return w.dso_size;
     case SortKey::kParent:
       return w.parent;
+    case SortKey::kSrcfile:
+      return w.srcfile;
     default:
       return branch_column_width(key, w.branch);
   }
@@ -260,6 +268,13 @@ void put_key_column(fmt::memory_buffer& b, const Hists& hists, uint32_t id, Sort
       // sort.c hist_entry__srcline_snprintf(): "%-.*s", cut but not padded.
       b.append(e.srcline.substr(0, std::min<size_t>(e.srcline.size(), width)));
       break;
+    case SortKey::kSrcfile: {
+      // sort.c hist_entry__srcfile_snprintf(): "%-.*s" too; glibc's "(null)" for an entry
+      // never compared (sort__srcfile_cmp() found none).
+      std::string_view f = hists.trace_widths_known() ? e.srcfile : "(null)";
+      b.append(f.substr(0, std::min<size_t>(f.size(), width)));
+      break;
+    }
     case SortKey::kTrace: {
       // sort.c hist_entry__trace_snprintf(): "%-.*s" of the text, "N/A" for an event
       // that is not a tracepoint.

@@ -81,11 +81,12 @@ struct BranchInfo {
 // One resolved address as the histogram sees it (perf's addr_location after machine__resolve
 // or fill_callchain_info).
 struct HistFrame {
-  ChainFrame chain;       // ip as recorded, dso, symbol
-  uint64_t addr = 0;      // map-relative (al->addr): what an entry without symbol shows
-  uint64_t sym_addr = 0;  // the address in the symbol's coordinates (Frame::sym_addr)
-  char level = 0;         // 'k', '.', ...; 0 for a call-chain frame with neither map nor symbol
-  uint64_t map_size = 0;  // map__size() of the frame's map, 0 without one (--sort dso_size)
+  ChainFrame chain;          // ip as recorded, dso, symbol
+  uint64_t addr = 0;         // map-relative (al->addr): what an entry without symbol shows
+  uint64_t sym_addr = 0;     // the address in the symbol's coordinates (Frame::sym_addr)
+  char level = 0;            // 'k', '.', ...; 0 for a call-chain frame with neither map nor symbol
+  uint64_t map_size = 0;     // map__size() of the frame's map, 0 without one (--sort dso_size)
+  std::string_view srcfile;  // interned; only with --sort srcfile
   // The srcline, interned (equal strings, equal pointers); only with --sort srcline.
   std::string_view srcline;
 };
@@ -134,6 +135,7 @@ struct HistEntry {
   int32_t socket = -1;
   uint64_t map_size = 0;
   const Symbol* parent = nullptr;
+  std::string_view srcfile;  // he->srcfile
   uint64_t time = 0;
   uint8_t filtered = 0;
   uint64_t period = 0;      // self

@@ -190,6 +190,9 @@ class Resolver {
   // storage for the Resolver's life). `chain`: the frame is a call-chain entry (perf looks
   // those up at the recorded address), else the sample's own (at the map-relative one).
   std::string_view srcline(const Frame& f, bool chain);
+  // sort.c hist_entry__get_srcfile(): the file of __get_srcline() without the symbol (a
+  // basename unless --full-source-path), interned; empty when addr2line found no line.
+  std::string_view srcfile(const Frame& f, bool chain);
   // srcline.c get_srcline_split(): the source file (whole path) and line of a sample's own
   // frame, for `script -F +srccode`; false without one.
   bool srcline_split(const Frame& f, std::string* file, uint32_t* line);

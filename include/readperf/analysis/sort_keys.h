@@ -34,6 +34,7 @@ enum class SortKey : uint8_t {
   kSocket,      // "socket": the processor socket of the sample's CPU (CPU_TOPOLOGY), -1 none
   kDsoSize,     // "dso_size": the size of the entry's map
   kParent,      // "parent": the first call-chain symbol matching -p, "[other]" without one
+  kSrcfile,     // "srcfile": the source file of the entry's address ("" when unknown)
   // The branch keys (sort.c bstack_sort_dimensions), perf's branch mode only: each histogram
   // entry is one branch of a sample's branch stack.
   kDsoFrom,      // "dso_from": the branch source's shared object
