@@ -96,7 +96,7 @@ TEST(SortKeysTest, PrefixesAndDuplicates) {
   ASSERT_TRUE(s);
   EXPECT_EQ(s->keys, (std::vector<SortKey>{SortKey::kSymbol, SortKey::kPid, SortKey::kDso}));
   EXPECT_FALSE(parse_sort_keys("nonsense"));
-  EXPECT_FALSE(parse_sort_keys("srcfile"));  // perf's, not supported yet: an error, not silence
+  EXPECT_FALSE(parse_sort_keys("weight"));  // perf's, not supported yet: an error, not silence
   EXPECT_EQ(sort_key_header(SortKey::kDso), "Shared Object");
 }
 
