@@ -78,8 +78,8 @@ void put_branch_sym(uint64_t* w, const BranchAddr& a) {
   w[1] = a.sym ? a.sym->end : ~0ull;
 }
 
-// The keys compared by a value of the entry alone: cpu, time, symbol_size (se_cmp(left,
-// right), positive when `a` sorts first).
+// The keys compared by a field of the entry alone: cpu, time, symbol_size, socket, dso_size,
+// parent, srcfile (se_cmp(left, right), positive when `a` sorts first).
 int value_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) {
   switch (key) {
     case SortKey::kCpu:

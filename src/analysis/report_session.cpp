@@ -1,11 +1,10 @@
 #include "readperf/analysis/report_session.h"
 
-#include <regex.h>
-
 #include <algorithm>
 #include <cstring>
 #include <unordered_map>
 
+#include "readperf/analysis/posix_regex.h"
 #include "readperf/analysis/repeat_cache.h"
 #include "readperf/analysis/resolver.h"
 #include "readperf/format/perf_abi.h"
@@ -29,30 +28,6 @@ constexpr uint8_t kFilterSymbol = 1 << 4;  // HIST_FILTER__SYMBOL
 bool in_list(const std::vector<std::string>& list, std::string_view s) {
   return std::find(list.begin(), list.end(), s) != list.end();
 }
-
-// A compiled --ignore-callees pattern (regcomp(3), what sort.c's ignore_callees_regex is).
-class PosixRegex {
- public:
-  explicit PosixRegex(const std::string& pattern) {
-    ok_ = !pattern.empty() && ::regcomp(&re_, pattern.c_str(), REG_EXTENDED) == 0;
-  }
-  ~PosixRegex() {
-    if (ok_) ::regfree(&re_);
-  }
-  PosixRegex(const PosixRegex&) = delete;
-  PosixRegex& operator=(const PosixRegex&) = delete;
-  explicit operator bool() const { return ok_; }
-  // symbol.c symbol__match_regex().
-  bool matches(std::string_view name) const {
-    name_.assign(name);  // symbol names are views; regexec wants a C string
-    return ::regexec(&re_, name_.c_str(), 0, nullptr, 0) == 0;
-  }
-
- private:
-  regex_t re_{};
-  mutable std::string name_;
-  bool ok_ = false;
-};
 
 // Where a repeat cache's deferred samples go (RepeatCache::drain()).
 auto replay_into(Hists& hists) {

@@ -16,7 +16,6 @@
 //   readperf [--buildid-dir DIR] flamegraph [-o FILE.html] [--diff BASE] [--event E] [-i FILE|-]
 //   readperf --version | -v
 #include <fmt/format.h>
-#include <regex.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -33,6 +32,7 @@
 #include "process_setup.h"
 #include "progress_line.h"
 #include "readperf/analysis/missing_symbols.h"
+#include "readperf/analysis/posix_regex.h"
 #include "readperf/symbols/debuginfod.h"
 #include "readperf/symbols/symbol_files.h"
 #include "report_command.h"
@@ -251,14 +251,11 @@ int run(int argc, char** argv) {
   report.buildid_dir = buildid_dir;
   // builtin-report.c report_parse_ignore_callees_opt(): a bad pattern is a usage error.
   if (rep->parsed() && !report.ignore_callees.empty()) {
-    regex_t re;
-    if (int err = ::regcomp(&re, report.ignore_callees.c_str(), REG_EXTENDED); err != 0) {
-      char buf[BUFSIZ];
-      ::regerror(err, &re, buf, sizeof buf);
-      fmt::print(stderr, "Invalid --ignore-callees regex: {}\n{}\n", report.ignore_callees, buf);
+    if (std::string why = readperf::PosixRegex::compile_error(report.ignore_callees);
+        !why.empty()) {
+      fmt::print(stderr, "Invalid --ignore-callees regex: {}\n{}\n", report.ignore_callees, why);
       return 129;
     }
-    ::regfree(&re);
   }
   report.mini_debuginfo = !no_mini_debuginfo;
   // The later of --children and --no-children wins, as in perf's option parser.

@@ -2,13 +2,13 @@
 // report__setup_sample_type() that decides children mode, call chains and sort keys, then the
 // session and the printer.
 #include <fmt/format.h>
-#include <regex.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <utility>
 
+#include "readperf/analysis/posix_regex.h"
 #include "readperf/analysis/report_session.h"
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/event_name.h"
@@ -244,15 +244,11 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   if (spec->has(SortKey::kParent)) {
     // sort.c sort_dimension__add(): a bad parent pattern fails setup_sorting(), and
     // cmd_report() then ends with nothing printed and status 0.
-    std::string pattern = opts.parent.value_or(ReportSetup{}.parent_pattern);
-    regex_t re;
-    if (int err = ::regcomp(&re, pattern.c_str(), REG_EXTENDED); err != 0) {
-      char buf[BUFSIZ];
-      ::regerror(err, &re, buf, sizeof buf);
-      fmt::print(stderr, "Invalid regex: {}\n{}", pattern, buf);
+    std::string pattern = opts.parent.value_or(std::string(kDefaultParentPattern));
+    if (std::string why = PosixRegex::compile_error(pattern); !why.empty()) {
+      fmt::print(stderr, "Invalid regex: {}\n{}", pattern, why);
       return 0;
     }
-    ::regfree(&re);
   }
 
   ReportSetup setup;

@@ -52,13 +52,9 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) 
     }
     if (e.dso) w.dso = std::max(w.dso, static_cast<uint32_t>(hists.dso_name(e.dso).size()));
     if (e.parent) w.parent = std::max(w.parent, static_cast<uint32_t>(e.parent->name.size()));
-    // sort.c sort__srcfile_cmp() finds he->srcfile on the first comparison, like the trace
-    // text: a histogram that never compared two entries has none.
-    if (hists.trace_widths_known()) {
-      w.srcfile = std::max(w.srcfile, static_cast<uint32_t>(e.srcfile.size()));
-    }
     w.srcline = std::max(w.srcline, static_cast<uint32_t>(e.srcline.size()));
-    if (hists.trace_widths_known()) {
+    if (hists.entries_compared()) {
+      w.srcfile = std::max(w.srcfile, static_cast<uint32_t>(e.srcfile.size()));
       w.trace = std::max(w.trace, static_cast<uint32_t>(e.trace.size()));
     }
     if (hists.config().branch_mode) widen_branch_columns(hists, id, opts.dso_filter, w.branch);
@@ -271,7 +267,7 @@ void put_key_column(fmt::memory_buffer& b, const Hists& hists, uint32_t id, Sort
     case SortKey::kSrcfile: {
       // sort.c hist_entry__srcfile_snprintf(): "%-.*s" too; glibc's "(null)" for an entry
       // never compared (sort__srcfile_cmp() found none).
-      std::string_view f = hists.trace_widths_known() ? e.srcfile : "(null)";
+      std::string_view f = hists.entries_compared() ? e.srcfile : "(null)";
       b.append(f.substr(0, std::min<size_t>(f.size(), width)));
       break;
     }

@@ -189,10 +189,11 @@ class Hists {
   const CallTree& tree() const { return tree_; }
 
   uint64_t nr_samples() const { return nr_samples_; }
-  // Whether perf had formatted the entries' trace text when it measured the columns: it does
-  // so lazily, on the first comparison of two entries, which a histogram that was given a
-  // single sample never makes (its "Trace output" column keeps the header's width).
-  bool trace_widths_known() const { return lookups_ > 1; }
+  // Whether perf compared two entries of this histogram: it formats the entries' trace text
+  // (sort.c sort__trace_cmp) and finds their srcfile (sort__srcfile_cmp) lazily, on the first
+  // comparison, which a histogram that was given a single sample never makes (those columns
+  // keep their header's width, srcfile prints "(null)").
+  bool entries_compared() const { return lookups_ > 1; }
   uint64_t total_period() const { return total_period_; }
   // hists->stats.nr_non_filtered_samples and total_non_filtered_period (after finish()):
   // the samples and period of the entries no filter hides.

@@ -33,6 +33,9 @@ struct ReportFilters {
   std::vector<int32_t> tids;  // --tid
 };
 
+// sort.c default_parent_pattern: the parent key's pattern without -p.
+inline constexpr std::string_view kDefaultParentPattern = "^sys_|^do_page_fault";
+
 struct ReportSetup {
   HistConfig hist;  // every event's histogram
   ReportFilters filters;
@@ -50,7 +53,7 @@ struct ReportSetup {
   std::string ignore_callees;
   // The parent key's pattern (-p, sort.c default_parent_pattern), and -x/--exclude-other:
   // samples without a parent are filtered.
-  std::string parent_pattern = "^sys_|^do_page_fault";
+  std::string parent_pattern{kDefaultParentPattern};
   bool exclude_other = false;
   // -U/--hide-unresolved (symbol_conf.hide_unresolved): samples without a symbol are dropped,
   // and call-chain frames without one.
