@@ -2,7 +2,6 @@
 readperf on them, and the kallsyms each case's kernel needs."""
 import gzip
 import os
-import re
 import shutil
 import subprocess
 
@@ -46,9 +45,7 @@ def run(readperf, case_dir, args, env=None, timeout=120):
     full_env.update(env or {})
     p = subprocess.run([readperf] + args + ["-i", "perf.data"], cwd=case_dir, env=full_env,
                        stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout)
-    # report's last "# (Tip: ...)" line, which the goldens leave out (as golden/run does).
-    out = re.sub(rb"(?m)^# \(Tip: .*\)\n", b"", p.stdout)
-    return p.returncode, out, p.stderr
+    return p.returncode, p.stdout, p.stderr
 
 
 def kernel_kallsyms(golden, case_dir):
