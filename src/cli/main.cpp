@@ -146,6 +146,15 @@ int run(int argc, char** argv) {
       "output field(s): overhead period sample overhead_sys overhead_us overhead_children "
       "and the sort keys"));
   rep->add_flag("-q,--quiet", report.quiet, "Do not show any warnings or messages");
+  last_wins(rep->add_option("-t,--field-separator", report.field_sep,
+                            "separator for columns, no spaces will be added between columns "
+                            "'.' is reserved."))
+      ->option_text("separator");
+  std::string column_widths;
+  CLI::Option* column_widths_opt =
+      last_wins(rep->add_option("-w,--column-widths", column_widths,
+                                "don't try to adjust column width, use these fixed values"))
+          ->option_text("width[,width...]");
   rep->add_flag("--show-total-period", report.show_total_period,
                 "Show a column with the sum of periods");
   rep->add_flag("--show-cpu-utilization,--showcpuutilization", report.show_cpu_utilization,
@@ -277,6 +286,7 @@ int run(int argc, char** argv) {
   }
   if (*pl) report.percent_limit = percent_limit;
   if (*cg) report.call_graph = call_graph;
+  if (*column_widths_opt) report.column_widths = column_widths;
   if (*percentage_opt) report.percentage_relative = percentage == "relative";
   readperf::cli::set_progress_quiet(quiet);
   if ((rep->parsed() || scr->parsed()) && !no_pager) readperf::cli::start_pager();

@@ -17,46 +17,48 @@ struct ReportOptions {
   bool stdio = false;
 
   // The histogram report (builtin-report.c options).
-  std::string buildid_dir;                // the global --buildid-dir
-  bool mini_debuginfo = true;             // the global --no-minidebuginfo turns it off
-  std::optional<bool> children;           // --children / --no-children; unset: perf's default
-  std::string sort;                       // -s/--sort; empty: perf's default
-  std::optional<float> percent_limit;     // --percent-limit
-  bool show_nr_samples = false;           // -n
-  bool show_total_period = false;         // --show-total-period
-  bool show_cpu_utilization = false;      // --show-cpu-utilization: sys and usr columns
-  std::string fields;                     // -F/--fields; empty: perf's default columns
-  bool quiet = false;                     // -q: the entries alone
-  bool percentage_relative = false;       // --percentage relative
-  bool raw_trace = false;                 // --raw-trace: tracepoint fields unformatted
-  std::string comms, dsos, symbols;       // -c/--comms, -d/--dsos, -S/--symbols
-  std::string pids, tids;                 // --pid, --tid (comma-separated)
-  std::string symbol_filter;              // --symbol-filter
-  std::string time;                       // --time
-  std::string cpu_list;                   // -C/--cpu
-  int max_stack = 127;                    // --max-stack (PERF_MAX_STACK_DEPTH)
-  std::string ignore_callees;             // --ignore-callees REGEX
-  int socket_filter = -1;                 // --socket-filter
-  std::optional<std::string> parent;      // -p/--parent REGEX
-  bool exclude_other = false;             // -x/--exclude-other
-  bool tasks = false;                     // --tasks
-  bool show_threads = false;              // -T/--threads
-  std::string pretty = "normal";          // --pretty: normal or raw
-  bool hide_unresolved = false;           // -U/--hide-unresolved
-  bool no_demangle = false;               // --no-demangle
-  bool full_source_path = false;          // --full-source-path
-  bool mmaps = false;                     // --mmaps
-  std::string time_quantum;               // --time-quantum: "N[s|ms|us|ns]"
-  bool nanosecs = false;                  // --ns
-  std::optional<std::string> call_graph;  // -g/--call-graph; "" when given without a value
-  bool no_call_graph = false;             // --no-call-graph
-  bool inverted = false;                  // -G/--inverted: caller order
-  int verbose = 0;                        // -v
-  std::string kallsyms;                   // --kallsyms: the kernel's symbols from this file
-  std::string symfs;                      // --symfs: look for binaries under this directory
-  bool inline_names = true;               // --inline / --no-inline (the later wins)
-  std::optional<bool> group;              // --group / --no-group; unset: perf's group view
-  std::optional<bool> branch_stack;       // -b / --no-branch-stack; unset: by the recording
+  std::string buildid_dir;                   // the global --buildid-dir
+  bool mini_debuginfo = true;                // the global --no-minidebuginfo turns it off
+  std::optional<bool> children;              // --children / --no-children; unset: perf's default
+  std::string sort;                          // -s/--sort; empty: perf's default
+  std::optional<float> percent_limit;        // --percent-limit
+  bool show_nr_samples = false;              // -n
+  bool show_total_period = false;            // --show-total-period
+  bool show_cpu_utilization = false;         // --show-cpu-utilization: sys and usr columns
+  std::string fields;                        // -F/--fields; empty: perf's default columns
+  bool quiet = false;                        // -q: the entries alone
+  bool percentage_relative = false;          // --percentage relative
+  bool raw_trace = false;                    // --raw-trace: tracepoint fields unformatted
+  std::string comms, dsos, symbols;          // -c/--comms, -d/--dsos, -S/--symbols
+  std::string pids, tids;                    // --pid, --tid (comma-separated)
+  std::string symbol_filter;                 // --symbol-filter
+  std::string time;                          // --time
+  std::string cpu_list;                      // -C/--cpu
+  int max_stack = 127;                       // --max-stack (PERF_MAX_STACK_DEPTH)
+  std::string ignore_callees;                // --ignore-callees REGEX
+  int socket_filter = -1;                    // --socket-filter
+  std::optional<std::string> parent;         // -p/--parent REGEX
+  bool exclude_other = false;                // -x/--exclude-other
+  bool tasks = false;                        // --tasks
+  bool show_threads = false;                 // -T/--threads
+  std::string pretty = "normal";             // --pretty: normal or raw
+  bool hide_unresolved = false;              // -U/--hide-unresolved
+  bool no_demangle = false;                  // --no-demangle
+  bool full_source_path = false;             // --full-source-path
+  bool mmaps = false;                        // --mmaps
+  std::string time_quantum;                  // --time-quantum: "N[s|ms|us|ns]"
+  bool nanosecs = false;                     // --ns
+  std::optional<std::string> call_graph;     // -g/--call-graph; "" when given without a value
+  bool no_call_graph = false;                // --no-call-graph
+  bool inverted = false;                     // -G/--inverted: caller order
+  int verbose = 0;                           // -v
+  std::string kallsyms;                      // --kallsyms: the kernel's symbols from this file
+  std::string symfs;                         // --symfs: look for binaries under this directory
+  bool inline_names = true;                  // --inline / --no-inline (the later wins)
+  std::optional<bool> group;                 // --group / --no-group; unset: perf's group view
+  std::optional<bool> branch_stack;          // -b / --no-branch-stack; unset: by the recording
+  std::string field_sep;                     // -t/--field-separator; empty: none
+  std::optional<std::string> column_widths;  // -w/--column-widths: "W,W,..."
 };
 
 int run_report(const ReportOptions& opts);

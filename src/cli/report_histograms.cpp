@@ -326,6 +326,24 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   prefetch_symbols(pd, setup.symbols);
   po.dso_filter = !setup.filters.dsos.empty();
   po.quiet = opts.quiet;
+  po.field_sep = opts.field_sep;
+  po.event_group = setup.event_group;
+  if (opts.column_widths) {
+    // ui/hist.c perf_hpp__set_user_width(): strtol() each width, on while a ',' follows.
+    const char* ptr = opts.column_widths->c_str();
+    while (true) {
+      char* end = nullptr;
+      long width = std::strtol(ptr, &end, 10);
+      // perf prints a negative width's columns unaligned, its sort columns as printf's
+      // negative widths; readperf does not follow it there.
+      if (width < 0 || width > 4096) {
+        return fail(fmt::format("-w/--column-widths: width {} is not supported", width));
+      }
+      po.column_widths.push_back(static_cast<int>(width));
+      if (*end != ',') break;
+      ptr = end + 1;
+    }
+  }
 
   if (opts.header && !opts.quiet) {
     if (Status st = run_header(pd, opts.show_info, out); !st) return fail(st.error().message());
@@ -333,6 +351,11 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     out.write(
         "# To display the perf.data header info, please use --header/--header-only "
         "options.\n#\n");
+  }
+  // cmd_report(): symbol.c symbol__init() fails on this separator after the header lines;
+  // the status is 0.
+  if (opts.field_sep.substr(0, 1) == ".") {
+    return perf_refused("'.' is the only non valid --field-separator argument");
   }
   // cmd_report(): --time is parsed after the header lines, then sort__setup_elide().
   SampleFilterOptions sample_options;

@@ -240,12 +240,14 @@ class FlatPrinter {
       }
       const CallTree::Node& node = tree_.node(n);
       if (opts_.chain_mode == ChainMode::kFolded) {
-        // The node's own hits and count, then the frames joined by ';'.
+        std::string_view sep = opts_.field_sep.empty() ? ";" : opts_.field_sep;
+        // The node's own hits and count, then the frames joined by ';' (by -t's separator
+        // when given: __callchain__fprintf_folded()).
         value(node.hit, node.count, total);
         b_.push_back(' ');
         for (size_t i = path.size(); i-- > 0;) {
           name(tree_.node(path[i]).frame);
-          if (i) b_.push_back(';');
+          if (i) b_.append(sep);
         }
         b_.push_back('\n');
       } else {

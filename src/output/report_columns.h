@@ -22,6 +22,11 @@ void put_fixed(fmt::memory_buffer& b, std::string_view s, uint32_t width);
 void put_sym_column(fmt::memory_buffer& b, char level, const Symbol* sym, uint64_t ip,
                     uint64_t sym_base, uint32_t width);
 
+// sort.c's se_snprintf functions: what sort key `key`'s column shows for entry `id`, padded
+// or cut to `width` as perf does (branch keys through put_branch_column()).
+void put_key_column(fmt::memory_buffer& b, const Hists& hists, uint32_t id, SortKey key,
+                    uint32_t width, std::string_view& mispredict);
+
 // hists->col_len[] of the branch keys (hists__calc_col_len()'s branch_info part).
 struct BranchWidths {
   uint32_t dso_from = 0, dso_to = 0, sym_from = 0, sym_to = 0, addr_from = 0, addr_to = 0;

@@ -18,7 +18,11 @@ struct Column {
   HppField field;
   SortKey key = SortKey::kComm;
   std::string_view name;
-  uint32_t width = 0;
+  uint32_t width = 0;  // fmt->width(): the header's and the alignment's
+  // An hpp column's value width (fmt->user_len ?: fmt->len); perf prints each value with it
+  // less the space and the '%' (hpp__fmt()), 1 under -t. May be 0 or negative from -w.
+  int len = 0;
+  bool last_field = false;  // the last of the output fields (elided or not): not padded
 };
 
 // perf's hists->col_len[] for the columns readperf prints.
@@ -33,6 +37,9 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) 
   // whatever --percent-limit later hides; hists__fprintf() then widens each column to its
   // header (perf_hpp__reset_sort_width).
   ColumnWidths w;
+  // hists__set_unres_dso_col_len(): an unresolved entry widens the DSO columns to an
+  // address's width unless --dsos, -w or -t was given.
+  bool keep_dso_width = opts.dso_filter || !opts.column_widths.empty() || !opts.field_sep.empty();
   for (uint32_t id : hists.order()) {
     const HistEntry& e = hists.entry(id);
     if (e.filtered) continue;
@@ -42,7 +49,7 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) 
       w.symbol = std::max(w.symbol, len);
     } else {
       w.symbol = std::max(w.symbol, kUnresolvedWidth + 4 + 2);
-      if (w.dso < kUnresolvedWidth && !opts.dso_filter) w.dso = kUnresolvedWidth;
+      if (w.dso < kUnresolvedWidth && !keep_dso_width) w.dso = kUnresolvedWidth;
     }
     // thread__comm_len(): the entry's thread's latest comm, not the entry's own.
     uint32_t comm_len = e.thread ? static_cast<uint32_t>(e.thread->comm_str().size()) : 0;
@@ -57,7 +64,7 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) 
       w.srcfile = std::max(w.srcfile, static_cast<uint32_t>(e.srcfile.size()));
       w.trace = std::max(w.trace, static_cast<uint32_t>(e.trace.size()));
     }
-    if (hists.config().branch_mode) widen_branch_columns(hists, id, opts.dso_filter, w.branch);
+    if (hists.config().branch_mode) widen_branch_columns(hists, id, keep_dso_width, w.branch);
   }
   auto header = [](SortKey k) { return static_cast<uint32_t>(sort_key_header(k).size()); };
   w.comm = std::max(w.comm, header(SortKey::kComm));
@@ -78,26 +85,25 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts) 
   return w;
 }
 
-// ui/hist.c's hpp columns: header and width (hpp__width_fn: the wider of the two, in the
-// group view a column per member side by side).
-Column hpp_column(HppField f, bool overhead_is_self, uint32_t members) {
+// ui/hist.c's hpp columns: header and fmt->len (perf_hpp__reset_width()).
+Column hpp_column(HppField f, bool overhead_is_self) {
   switch (f) {
     case HppField::kOverheadChildren:
-      return {f, {}, "Children", 8 * members};
+      return {f, {}, "Children", 0, 8};
     case HppField::kOverhead:
-      return {f, {}, overhead_is_self ? "Self" : "Overhead", 8 * members};
+      return {f, {}, overhead_is_self ? "Self" : "Overhead", 0, 8};
     case HppField::kOverheadSys:
-      return {f, {}, "sys", 8 * members};
+      return {f, {}, "sys", 0, 8};
     case HppField::kOverheadUs:
-      return {f, {}, "usr", 8 * members};
+      return {f, {}, "usr", 0, 8};
     case HppField::kSamples:
-      return {f, {}, "Samples", 12 * members};
+      return {f, {}, "Samples", 0, 12};
     case HppField::kPeriod:
-      return {f, {}, "Period", 12 * members};
+      return {f, {}, "Period", 0, 12};
     case HppField::kSortKey:
       break;
   }
-  return {f, {}, "", 0};
+  return {f, {}, "", 0, 0};
 }
 
 // The width of sort key `key`'s column.
@@ -136,19 +142,41 @@ uint32_t key_width(SortKey key, const ColumnWidths& w) {
   }
 }
 
-std::vector<Column> make_columns(const Hists& hists, const ColumnWidths& w) {
-  // The output fields as setup_sorting() lined them up; elided sort keys are not printed.
+// `nr_members`: evsel->core.nr_members of the section's event (0 outside a group).
+std::vector<Column> make_columns(const Hists& hists, const ColumnWidths& w,
+                                 const ReportPrintOptions& opts, uint32_t nr_members) {
+  // The output fields as setup_sorting() lined them up; elided sort keys are not printed,
+  // but take their place in -w's list (perf_hpp__set_user_width() walks every field).
   const SortSpec& spec = hists.config().sort;
   std::vector<Column> cols;
-  uint32_t members = static_cast<uint32_t>(hists.group_size());
-  for (const HistField& f : spec.columns) {
+  // The group view's columns are nr_members values wide (hpp__width_fn()); a linked leader
+  // (Hists::link_group) is one whatever its section says.
+  uint32_t members = opts.event_group ? nr_members : 0;
+  if (hists.group_size() > 1) members = static_cast<uint32_t>(hists.group_size());
+  for (size_t i = 0; i < spec.columns.size(); ++i) {
+    const HistField& f = spec.columns[i];
+    int user_len = i < opts.column_widths.size() ? opts.column_widths[i] : 0;
     if (f.hpp != HppField::kSortKey) {
-      cols.push_back(hpp_column(f.hpp, spec.overhead_is_self, members));
+      // hpp__width_fn(): the user's width or fmt->len, at least a column per group member
+      // and the header.
+      Column c = hpp_column(f.hpp, spec.overhead_is_self);
+      int fmt_len = c.len;
+      if (user_len) c.len = user_len;
+      int width = std::max(c.len, static_cast<int>(members) * fmt_len);
+      c.width =
+          std::max(static_cast<uint32_t>(std::max(width, 0)), static_cast<uint32_t>(c.name.size()));
+      cols.push_back(c);
       continue;
     }
     if (spec.is_elided(f.key)) continue;
-    uint32_t width = key_width(f.key, w);
+    // __sort__hpp_width(): the user's width, else the entries' (already at least the
+    // header's).
+    uint32_t width = user_len ? static_cast<uint32_t>(user_len) : key_width(f.key, w);
     cols.push_back({f.hpp, f.key, sort_key_header(f.key), width});
+  }
+  if (!cols.empty() && !spec.columns.empty()) {
+    const HistField& last = spec.columns.back();
+    cols.back().last_field = last.hpp != HppField::kSortKey || !spec.is_elided(last.key);
   }
   return cols;
 }
@@ -158,56 +186,61 @@ void pad_to(fmt::memory_buffer& b, size_t start, uint32_t width) {
   if (printed < width) b.append(std::string(width - printed, ' '));
 }
 
-void put_percent(fmt::memory_buffer& b, uint64_t value, uint64_t total) {
-  // ui/hist.c __hpp__fmt(): " %*.2f%%" with the column's width less the space and the '%'.
+// printf's "%*": a negative width left-justifies.
+template <typename T>
+void put_printf_width(fmt::memory_buffer& b, std::string_view spec, T value, int width) {
+  if (width < 0) {
+    fmt::format_to(std::back_inserter(b), fmt::runtime(fmt::format("{{:<{}{}}}", -width, spec)),
+                   value);
+  } else {
+    fmt::format_to(std::back_inserter(b), fmt::runtime(fmt::format("{{:>{}{}}}", width, spec)),
+                   value);
+  }
+}
+
+void put_percent(fmt::memory_buffer& b, uint64_t value, uint64_t total, int len) {
+  // ui/hist.c __hpp__fmt(): " %*.2f%%" with the column's len less the space and the '%'.
   double percent = total ? 100.0 * static_cast<double>(value) / static_cast<double>(total) : 0.0;
-  fmt::format_to(std::back_inserter(b), " {:6.2f}%", percent);
+  b.push_back(' ');
+  if (len == 6) {
+    fmt::format_to(std::back_inserter(b), "{:6.2f}", percent);
+  } else {
+    put_printf_width(b, ".2f", percent, len);
+  }
+  b.push_back('%');
+}
+
+void put_count(fmt::memory_buffer& b, uint64_t value, int len) {
+  // " %*" PRIu64 with the column's len less the space.
+  b.push_back(' ');
+  if (len == 11) {
+    fmt::format_to(std::back_inserter(b), "{:11}", value);
+  } else {
+    put_printf_width(b, "", value, len);
+  }
 }
 
 }  // namespace
 
-void put_fixed(fmt::memory_buffer& b, std::string_view s, uint32_t width) {
-  if (s.size() > width) s = s.substr(0, width);
-  b.append(s);
-  if (s.size() < width) b.append(std::string(width - s.size(), ' '));
-}
-
-void put_sym_column(fmt::memory_buffer& b, char level, const Symbol* sym, uint64_t ip,
-                    uint64_t sym_base, uint32_t width) {
-  size_t start = b.size();
-  fmt::format_to(std::back_inserter(b), "[{}] ", level);
-  if (sym) {
-    if (sym->type == kTypeObject) {
-      fmt::format_to(std::back_inserter(b), "{}+0x{:x}", sym->name, ip - sym_base);
-    } else {
-      size_t used = b.size() - start;
-      std::string_view name = sym->name;
-      if (width > used && name.size() > width - used) name = name.substr(0, width - used);
-      if (width <= used) name = {};
-      b.append(name);
-      if (sym->inlined) b.append(std::string_view(" (inlined)"));
-    }
-  } else if (ip) {
-    fmt::format_to(std::back_inserter(b), "0x{:016x}", ip);
-  } else {
-    b.append(std::string_view("0000000000000000"));
-  }
-}
-
 namespace {
 
-void print_header_lines(const std::vector<Column>& cols, OutBuffer& out) {
-  // ui/stdio/hist.c hists__fprintf_standard_headers().
+void print_header_lines(const std::vector<Column>& cols, std::string_view sep, OutBuffer& out) {
+  // ui/stdio/hist.c hists__fprintf_standard_headers(): with -t, the headers joined by the
+  // separator and no dotted rule.
   fmt::memory_buffer& b = out.buffer();
   b.append(std::string_view("# "));
   for (size_t i = 0; i < cols.size(); ++i) {
     const Column& c = cols[i];
-    if (i) b.append(std::string_view("  "));
+    if (i) b.append(sep.empty() ? std::string_view("  ") : sep);
     if (c.field == HppField::kSortKey) {
       put_fixed(b, c.name, c.width);
     } else {
       fmt::format_to(std::back_inserter(b), "{:>{}}", c.name, c.width);
     }
+  }
+  if (!sep.empty()) {
+    b.push_back('\n');
+    return;
   }
   b.append(std::string_view("\n# "));
   for (size_t i = 0; i < cols.size(); ++i) {
@@ -233,116 +266,40 @@ void put_group(const Hists& hists, uint32_t id, uint64_t HistEntry::*field, Put 
   }
 }
 
-// sort.c's se_snprintf functions: what sort key `key`'s column shows for entry `id`, padded
-// or cut to `width` as perf does.
-void put_key_column(fmt::memory_buffer& b, const Hists& hists, uint32_t id, SortKey key,
-                    uint32_t width, std::string_view& mispredict) {
-  const HistEntry& e = hists.entry(id);
-  switch (key) {
-    case SortKey::kPid: {
-      // sort.c hist_entry__thread_snprintf(): "%7d:%-*.*s", the thread's latest comm.
-      uint32_t w = std::max<uint32_t>(7, width) - 8;
-      fmt::format_to(std::back_inserter(b), "{:7}:", e.thread ? e.thread->tid : -1);
-      put_fixed(b, e.thread ? std::string_view(e.thread->comm_str()) : "", w);
-      break;
-    }
-    case SortKey::kComm:
-      put_fixed(b, hists.comm_name(e.comm), width);
-      break;
-    case SortKey::kDso:
-      put_fixed(b, e.dso ? hists.dso_name(e.dso) : "[unknown]", width);
-      break;
-    case SortKey::kSymbol:
-      // "ip - map->unmap_ip(map, sym->start)": a call-chain entry's ip is an address,
-      // a sample's own is map-relative.
-      put_sym_column(b, e.level, e.sym, e.ip, e.sym_base, width);
-      break;
-    case SortKey::kIpcNull:
-      put_fixed(b, "-      -", width);
-      break;
-    case SortKey::kSrcline:
-      // sort.c hist_entry__srcline_snprintf(): "%-.*s", cut but not padded.
-      b.append(e.srcline.substr(0, std::min<size_t>(e.srcline.size(), width)));
-      break;
-    case SortKey::kSrcfile: {
-      // sort.c hist_entry__srcfile_snprintf(): "%-.*s" too; glibc's "(null)" for an entry
-      // never compared (sort__srcfile_cmp() found none).
-      std::string_view f = hists.entries_compared() ? e.srcfile : "(null)";
-      b.append(f.substr(0, std::min<size_t>(f.size(), width)));
-      break;
-    }
-    case SortKey::kTrace: {
-      // sort.c hist_entry__trace_snprintf(): "%-.*s" of the text, "N/A" for an event
-      // that is not a tracepoint.
-      std::string_view text = e.trace.data() ? e.trace : "N/A";
-      b.append(text.substr(0, std::min<size_t>(text.size(), width)));
-      break;
-    }
-    case SortKey::kCpu: {
-      // sort.c hist_entry__cpu_snprintf(): "%*.*d", whose precision counts digits only:
-      // an unrecorded CPU (-1) is "-001", not fmt's "-01".
-      int32_t cpu = static_cast<int32_t>(e.cpu);
-      if (cpu < 0) b.push_back('-');
-      int64_t magnitude = cpu < 0 ? -int64_t{cpu} : int64_t{cpu};
-      fmt::format_to(std::back_inserter(b), "{:0{}}", magnitude, width);
-    } break;
-    case SortKey::kTime: {
-      // sort.c hist_entry__time_snprintf(): timestamp__scnprintf_usec/_nsec, "%-.*s".
-      std::string t =
-          hists.config().nanosecs
-              ? fmt::format("{}.{:09}", e.time / 1000000000, e.time % 1000000000)
-              : fmt::format("{}.{:06}", e.time / 1000000000, e.time % 1000000000 / 1000);
-      b.append(std::string_view(t).substr(0, width));
-      break;
-    }
-    case SortKey::kSocket: {
-      // sort.c hist_entry__socket_snprintf(): "%*.*d" with width - 3 digits at least.
-      int32_t socket = e.socket;
-      int64_t magnitude = socket < 0 ? -int64_t{socket} : int64_t{socket};
-      std::string digits = fmt::format("{:0{}}", magnitude, width > 3 ? width - 3 : 1);
-      if (socket < 0) digits.insert(0, 1, '-');
-      fmt::format_to(std::back_inserter(b), "{:>{}}", digits, width);
-    } break;
-    case SortKey::kParent: {
-      // sort.c hist_entry__parent_snprintf(): "%-*.*s", "[other]" without a parent.
-      std::string_view name = e.parent ? e.parent->name : "[other]";
-      name = name.substr(0, std::min<size_t>(name.size(), width));
-      fmt::format_to(std::back_inserter(b), "{:<{}}", name, width);
-    } break;
-    case SortKey::kDsoSize:
-      // sort.c _hist_entry__dso_size_snprintf(): "%*d" of the map's size, else "unknown".
-      if (e.dso && e.map_size) {
-        fmt::format_to(std::back_inserter(b), "{:>{}}", static_cast<int32_t>(e.map_size), width);
-      } else {
-        fmt::format_to(std::back_inserter(b), "{:>{}}", "unknown", width);
-      }
-      break;
-    case SortKey::kSymbolSize:
-      // sort.c _hist_entry__sym_size_snprintf(): "%*d", else "unknown".
-      if (e.sym) {
-        fmt::format_to(std::back_inserter(b), "{:>{}}",
-                       static_cast<int32_t>(e.sym->end - e.sym->start), width);
-      } else {
-        fmt::format_to(std::back_inserter(b), "{:>{}}", "unknown", width);
-      }
-      break;
-    default:
-      put_branch_column(b, key, hists, id, width, mispredict);
-      break;
-  }
+// ui/stdio/hist.c hists__fprintf(): an entry's line is formatted into a buffer of
+// hists__sort_list_width() + 4 bytes, more by perf_hpp__color_overhead() (room for the
+// percent colours, (COLOR_MAXLEN + sizeof(PERF_COLOR_RESET)) * PERF_HPP__MAX_INDEX) unless
+// -t turned colours off: the characters a line keeps.
+size_t entry_line_limit(const Hists& hists, const std::vector<Column>& cols, bool field_sep) {
+  size_t width = 0;
+  for (const Column& c : cols) width += c.width;
+  if (!cols.empty()) width += 2 * (cols.size() - 1);
+  if (hists.config().verbose && hists.config().sort.has(SortKey::kSymbol)) width += 3 + 16;
+  return width + 3 + (field_sep ? 0 : (24 + 4) * 8);
 }
 
 void print_entry_line(const Hists& hists, uint32_t id, const std::vector<Column>& cols,
-                      std::string_view& mispredict, OutBuffer& out) {
-  // ui/stdio/hist.c __hist_entry__snprintf(): "  " before every column, each padded to its
-  // width except the last (hist_entry__snprintf_alignment).
+                      std::string_view sep, size_t limit, std::string_view& mispredict,
+                      OutBuffer& out) {
+  // ui/stdio/hist.c __hist_entry__snprintf(): "  " before every column (-t: the separator
+  // between columns), each padded to its width except the last field
+  // (hist_entry__snprintf_alignment).
   fmt::memory_buffer& b = out.buffer();
-  auto percent = [&](uint64_t value, uint64_t total) { put_percent(b, value, total); };
-  auto count = [&](uint64_t n, uint64_t) { fmt::format_to(std::back_inserter(b), " {:11}", n); };
+  size_t line_start = b.size();
+  int len = 0;
+  auto percent = [&](uint64_t value, uint64_t total) {
+    put_percent(b, value, total, sep.empty() ? len - 2 : 1);
+  };
+  auto count = [&](uint64_t n, uint64_t) { put_count(b, n, sep.empty() ? len - 1 : 1); };
   for (size_t i = 0; i < cols.size(); ++i) {
     const Column& c = cols[i];
-    b.append(std::string_view("  "));
+    if (sep.empty()) {
+      b.append(std::string_view("  "));
+    } else if (i) {
+      b.append(sep);
+    }
     size_t start = b.size();
+    len = c.len;
     switch (c.field) {
       case HppField::kOverheadChildren:
         put_group(hists, id, &HistEntry::acc_period, percent);
@@ -364,10 +321,16 @@ void print_entry_line(const Hists& hists, uint32_t id, const std::vector<Column>
         break;
       case HppField::kSortKey:
         put_key_column(b, hists, id, c.key, c.width, mispredict);
+        // sort.c repsep_snprintf(): -t's first character is '.' in a key's text (perf's
+        // plain "N/A" of a non-tracepoint's trace excepted).
+        if (!sep.empty() && !(c.key == SortKey::kTrace && !hists.entry(id).trace.data())) {
+          std::replace(b.begin() + static_cast<ptrdiff_t>(start), b.end(), sep[0], '.');
+        }
         break;
     }
-    if (i + 1 < cols.size()) pad_to(b, start, c.width);
+    if (!c.last_field) pad_to(b, start, c.width);
   }
+  if (b.size() - line_start > limit) b.resize(line_start + limit);
   b.push_back('\n');
 }
 
@@ -412,8 +375,9 @@ void print_section(const ReportSection& s, const ReportPrintOptions& opts,
   }
 
   ColumnWidths widths = compute_widths(hists, opts);
-  std::vector<Column> cols = make_columns(hists, widths);
-  if (!opts.quiet) print_header_lines(cols, out);
+  std::vector<Column> cols = make_columns(hists, widths, opts, s.nr_members);
+  if (!opts.quiet) print_header_lines(cols, opts.field_sep, out);
+  size_t limit = entry_line_limit(hists, cols, !opts.field_sep.empty());
 
   uint64_t total = hists.percent_total();
   for (uint32_t id : hists.order()) {
@@ -426,7 +390,7 @@ void print_section(const ReportSection& s, const ReportPrintOptions& opts,
       percent = static_cast<float>(static_cast<double>(p) * 100.0 / static_cast<double>(total));
     }
     if (percent < opts.percent_limit) continue;
-    print_entry_line(hists, id, cols, mispredict, out);
+    print_entry_line(hists, id, cols, opts.field_sep, limit, mispredict, out);
     if (c.use_callchain) print_entry_callchain(hists, e, opts, out);
     out.maybe_flush();
   }

@@ -31,6 +31,15 @@ struct ReportPrintOptions {
   bool dso_filter = false;         // --dsos given: unresolved entries do not widen "Shared Object"
   bool quiet = false;              // -q: no header lines, only the entries
   std::string time_slices;         // --time: "(time slices: X)" after the event name
+  // -t/--field-separator (symbol_conf.field_sep): columns joined by it instead of "  ", no
+  // dotted rule, numbers unpadded; its first character becomes '.' inside sort-key text.
+  // Empty: none.
+  std::string field_sep;
+  // -w/--column-widths (symbol_conf.col_width_list_str, perf_hpp__set_user_width()): a
+  // width for each output field in order, the elided ones included; 0 keeps perf's.
+  std::vector<int> column_widths;
+  // symbol_conf.event_group: the group view's column widths (members side by side) apply.
+  bool event_group = true;
 };
 
 struct ReportSection {
