@@ -9,6 +9,7 @@
 #include <functional>
 #include <iterator>
 #include <string>
+#include <tuple>
 
 #include "readperf/symbols/build_id.h"
 #include "readperf/symbols/demangle.h"
@@ -482,6 +483,74 @@ TEST(KallsymsTest, RelocationDeltaMovesKernelSymbols) {
   // Modules are not relocated by the kernel's delta.
   EXPECT_EQ(k->find_module("[mod_a]", 0xffffffffc0000080)->name, "mod_fn");
   EXPECT_EQ(k->find_module("[mod_a]", 0xffffffffc0000100)->end, 0xffffffffc0002000u);
+}
+
+// Every symbol and module of two loads, field by field.
+void expect_same_kernel_symbols(const KernelSymbols& a, const KernelSymbols& b) {
+  EXPECT_EQ(a.delta, b.delta);
+  auto same_table = [](const SymbolTable& x, const SymbolTable& y) {
+    ASSERT_EQ(x.size(), y.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+      const Symbol &p = x.symbols()[i], &q = y.symbols()[i];
+      ASSERT_EQ(std::tie(p.start, p.end, p.name, p.binding, p.type),
+                std::tie(q.start, q.end, q.name, q.binding, q.type))
+          << "symbol " << i << ": " << p.name;
+    }
+  };
+  same_table(a.kernel, b.kernel);
+  ASSERT_EQ(a.modules.size(), b.modules.size());
+  for (const auto& [name, table] : a.modules) {
+    ASSERT_TRUE(b.modules.count(name)) << name;
+    same_table(table, b.modules.at(name));
+  }
+}
+
+// A kallsyms file is read and parsed a piece at a time (256 KiB): lines across the pieces'
+// ends, an over-long name and a last line without its newline parse as the whole text does,
+// and a prefetched table moved to another boot's reference is the one parsed with it.
+TEST(KallsymsTest, AFileReadInPiecesParsesAsItsText) {
+  std::string text;
+  uint64_t addr = 0xffffffff82000000;
+  text += fmt::format("{:016x} T _text\n", addr);
+  for (int i = 0; i < 40000; ++i) {
+    addr += 0x10 + (i % 7) * 0x8;
+    const char* type = i % 11 == 0 ? "t" : i % 13 == 0 ? "D" : i % 17 == 0 ? "r" : "T";
+    // Duplicates at one address (fixup_duplicate), names of every length.
+    if (i % 23 == 0) text += fmt::format("{:016x} W alias_{}\n", addr, i);
+    text += fmt::format("{:016x} {} fn_{}_{}\n", addr, type, i, std::string(i % 40, 'x'));
+    if (i == 20000) text += fmt::format("{:016x} T {}\n", addr + 4, std::string(2000, 'L'));
+  }
+  for (int i = 0; i < 3000; ++i) {
+    text +=
+        fmt::format("{:016x} t mod_fn_{}\t[mod_{}]\n", 0xffffffffc0000000 + i * 0x40, i, i / 1000);
+  }
+  text += "ffffffffc1000000 t unterminated\t[mod_last]";
+  ASSERT_GT(text.size(), size_t{4} << 20 >> 1);
+  testing::TempDir dir;
+  std::string path = dir.file("kallsyms");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+  }
+  RefRelocSym ref{"_text", 0xffffffff81000000};  // recorded 16 MB lower
+  Result<KernelSymbols> whole = parse_kallsyms(text, ref);
+  ASSERT_TRUE(whole) << whole.error().message();
+  EXPECT_EQ(whole->delta, 0x1000000u);
+  EXPECT_GT(whole->kernel.size(), 30000u);
+  EXPECT_EQ(whole->modules.size(), 4u);
+
+  Result<KernelSymbols> read = load_kallsyms(path, ref);
+  ASSERT_TRUE(read) << read.error().message();
+  expect_same_kernel_symbols(*whole, *read);
+
+  prefetch_kallsyms(path);  // parsed with delta 0, then moved
+  Result<KernelSymbols> moved = load_kallsyms(path, ref);
+  ASSERT_TRUE(moved) << moved.error().message();
+  expect_same_kernel_symbols(*whole, *moved);
+
+  Result<KernelSymbols> missing = load_kallsyms(dir.file("absent"), ref);
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().what(), dir.file("absent") + ": No such file or directory");
 }
 
 TEST(KallsymsTest, MissingRefSymbolOrAddressesFail) {

@@ -1,10 +1,12 @@
 #include "process_setup.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -16,12 +18,18 @@ namespace {
 
 // Huge pages for malloc's memory; large blocks from the heap rather than their own mappings,
 // and freed memory kept (mmap_threshold, trim_threshold), so that memory once faulted in is
-// reused instead of unmapped and faulted in again; the heap grown 64 MiB at a time (top_pad).
-// On the bench recording `report` went from 0.70 s to 0.41 s, its system time from 0.2 s to
-// 0.06 s, its peak memory from 59 to 78 MB (perf: 262 MB).
+// reused instead of unmapped and faulted in again; the heap grown 16 MiB at a time (top_pad).
+// On ../shared/bench's 111 MB recording, `report` takes 0.23 s instead of 0.41 s and peaks at
+// 63 MB instead of 46 MB (perf: 1.44 s, 154 MB); with a 64 MiB top_pad it peaked at 66 MB, and
+// `report --children` at 88 MB instead of 87, for no time saved.
 constexpr const char* kTunable =
     "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=268435456:"
-    "glibc.malloc.trim_threshold=1073741824:glibc.malloc.top_pad=67108864";
+    "glibc.malloc.trim_threshold=1073741824:glibc.malloc.top_pad=16777216";
+
+// Below this size a recording is read in less time than a second start of the program saves,
+// and huge pages only add to the peak (a 2 MiB page for a few KiB in use): a 1 MB recording's
+// report peaked at 25 MB with them, 15 MB without (perf: 14 MB).
+constexpr uint64_t kHugePagesFromBytes = uint64_t{32} << 20;
 
 // /sys/kernel/mm/transparent_hugepage/enabled reads "always [madvise] never": the bracketed
 // mode is the one in force. glibc's tunable madvises its memory, which "never" ignores.
@@ -35,13 +43,43 @@ bool huge_pages_enabled() {
   return std::strstr(buf, "[never]") == nullptr && std::strchr(buf, '[') != nullptr;
 }
 
-// `report --stats` counts records and keeps next to nothing: a second program start (5 ms,
-// 10% of it on the -a bench recording) would cost more than huge pages save.
+// The size of the recording the command reads (-i/--input, else ./perf.data; a directory's
+// files summed), 0 for standard input or when it cannot be told.
+uint64_t input_size(char** argv) {
+  const char* input = "perf.data";
+  for (char** a = argv + 1; *a; ++a) {
+    if ((std::strcmp(*a, "-i") == 0 || std::strcmp(*a, "--input") == 0) && a[1]) {
+      input = *++a;
+    } else if (std::strncmp(*a, "--input=", 8) == 0) {
+      input = *a + 8;
+    } else if (std::strncmp(*a, "-i", 2) == 0 && (*a)[2] != '\0' && (*a)[1] == 'i') {
+      input = *a + 2;
+    }
+  }
+  if (std::strcmp(input, "-") == 0) return 0;
+  struct stat st;
+  if (::stat(input, &st) != 0) return 0;
+  if (!S_ISDIR(st.st_mode)) return static_cast<uint64_t>(st.st_size);
+  // perf record --threads: perf.data/data and perf.data/data.N.
+  uint64_t total = 0;
+  if (DIR* d = ::opendir(input)) {
+    while (dirent* e = ::readdir(d)) {
+      std::string path = std::string(input) + "/" + e->d_name;
+      if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) total += st.st_size;
+    }
+    ::closedir(d);
+  }
+  return total;
+}
+
+// `report --stats` counts records and keeps next to nothing, and a small recording needs little
+// memory whatever the command: a second program start (5 ms, 10% of `--stats` on the bench
+// recording) would cost more than huge pages save.
 bool keeps_little_memory(char** argv) {
   for (char** a = argv + 1; *a; ++a) {
     if (std::strcmp(*a, "--stats") == 0) return true;
   }
-  return false;
+  return input_size(argv) < kHugePagesFromBytes;
 }
 
 }  // namespace

@@ -10,8 +10,9 @@ namespace readperf::cli {
 // 2 MiB instead of per 4 KiB, and with a high mmap and trim threshold freed memory is reused
 // rather than given back and faulted in again. glibc reads tunables only at process start, so
 // this re-executes the program once with them added to GLIBC_TUNABLES; it returns (and nothing
-// changes) for `--stats`, when the tunable is already there, when the kernel has transparent
-// huge pages disabled, when READPERF_NO_HUGE_PAGES is set, or when the re-execution fails.
+// changes) for `--stats` and recordings under 32 MiB, when the tunable is already there, when the
+// kernel has transparent huge pages disabled, when READPERF_NO_HUGE_PAGES is set, or when the
+// re-execution fails.
 void reexec_with_huge_page_malloc(char** argv);
 
 // When standard output is a pipe, asks for a 1 MiB pipe buffer (F_SETPIPE_SZ, up to

@@ -1,12 +1,16 @@
 // Starts loading symbols on other threads as soon as the recording is open, from its header's
 // build-id table (the binaries with samples, and the kernel):
-// - the kernel's: /proc/kallsyms takes the kernel longer to print than the whole report takes
+// - the kernel's, when samples may fall there (may_sample_kernel): /proc/kallsyms takes the kernel
+// longer to print than the whole report takes
 //   to read the samples. The first sample in the kernel then finds the table parsed
 //   (kallsyms.h prefetch_kallsyms), identical to one loaded then;
 // - from debuginfod (when a server is set), every binary and debug file no local file has, in
 //   parallel (dso_loader.h prefetch_from_debuginfod): the first sample in each then finds it
 //   fetched.
 #pragma once
+
+#include <fstream>
+#include <string>
 
 #include "readperf/format/perf_abi.h"
 #include "readperf/reader/perf_data.h"
@@ -17,6 +21,30 @@
 #include "readperf/symbols/symbol_config.h"
 
 namespace readperf::cli {
+
+// Whether a sample may fall in the kernel, so that its table is worth reading before the
+// first one: perf record's build-id table lists the DSOs samples hit (build-id.c
+// build_id__mark_dso_hit), the kernel among them when it was; a recording without that table
+// (perf stat record, --no-buildid) may have kernel samples when some event samples and counts
+// in the kernel, unless it was recorded on another kernel (OSRELEASE), whose samples the
+// running kernel's table would not describe. A guess only: a kernel sample still loads the
+// table it needs when it comes.
+inline bool may_sample_kernel(const PerfData& pd, bool kernel_listed, const SymbolConfig& cfg) {
+  if (kernel_listed) return true;
+  if (pd.header().features.test(kFeatBuildId)) return false;
+  if (const auto& recorded = pd.features().os_release; recorded && !recorded->empty()) {
+    std::ifstream in(cfg.proc_osrelease);
+    std::string running;
+    std::getline(in, running);
+    if (!running.empty() && running != *recorded) return false;
+  }
+  constexpr int kExcludeKernel = 5;  // perf_event_attr.exclude_kernel
+  for (size_t i = 0; i < pd.events().size(); ++i) {
+    const EventAttr& a = pd.events()[i].attr;
+    if (a.sample_period != 0 && !a.flag(kExcludeKernel)) return true;
+  }
+  return false;
+}
 
 inline void prefetch_symbols(const PerfData& pd, const SymbolConfig& cfg) {
   // A pipe states its features as records: nothing is known yet.
@@ -33,7 +61,12 @@ inline void prefetch_symbols(const PerfData& pd, const SymbolConfig& cfg) {
       user.push_back({b.filename, BuildId::from_bytes(b.build_id), dso_kind_for(b.filename)});
     }
   }
-  prefetch_kallsyms(first_kallsyms_path(kernel, cfg));
+  bool kernel_listed = false;
+  for (const BuildIdRecord& b : pd.features().build_ids) {
+    kernel_listed |= (b.misc & kMiscCpumodeMask) == kMiscKernel;
+  }
+  if (may_sample_kernel(pd, kernel_listed, cfg))
+    prefetch_kallsyms(first_kallsyms_path(kernel, cfg));
   prefetch_from_debuginfod(user, cfg);
 }
 

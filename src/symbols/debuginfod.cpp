@@ -1,5 +1,6 @@
 #include "readperf/symbols/debuginfod.h"
 
+#include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 
 #include "readperf/symbols/symbol_files.h"
 
@@ -65,6 +67,43 @@ Registry& registry() {
 
 int progress(debuginfod_client*, long, long) { return registry().cancel ? 1 : 0; }
 
+// libdebuginfod, loaded the first time a server is asked (as elfutils' own libdw does): linked,
+// it brings libcurl, GnuTLS, Kerberos and LDAP into every run, 25 libraries and 6 MB of
+// resident memory before main() (more than perf's whole peak on a small recording), for a
+// feature most runs never use.
+struct Library {
+  decltype(&::debuginfod_begin) begin = nullptr;
+  decltype(&::debuginfod_set_progressfn) set_progressfn = nullptr;
+  decltype(&::debuginfod_find_executable) find_executable = nullptr;
+  decltype(&::debuginfod_find_debuginfo) find_debuginfo = nullptr;
+  decltype(&::debuginfod_end) end = nullptr;
+  bool loaded = false;
+};
+
+const Library& library() {
+  static const Library lib = [] {
+    Library l;
+    // Never closed: its libraries' exit handlers must find their code.
+    void* handle = ::dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+      add_symbol_warning(fmt::format(
+          "warning: debuginfod: cannot load libdebuginfod.so.1 ({}); no files are fetched",
+          ::dlerror()));
+      return l;
+    }
+    auto load = [&](auto& fn, const char* name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(::dlsym(handle, name));
+      return fn != nullptr;
+    };
+    l.loaded = load(l.begin, "debuginfod_begin") &&
+               load(l.set_progressfn, "debuginfod_set_progressfn") &&
+               load(l.find_executable, "debuginfod_find_executable") &&
+               load(l.find_debuginfo, "debuginfod_find_debuginfo") && load(l.end, "debuginfod_end");
+    return l;
+  }();
+  return lib;
+}
+
 // Points libdebuginfod at `urls` and sets readperf's bounds, before the first client exists
 // (the library reads its environment when it queries). Called with the registry locked.
 void configure(Registry& r, const std::string& urls) {
@@ -86,14 +125,16 @@ bool is_server_problem(int err) {
 
 // One query, on the calling thread.
 std::string fetch(const std::string& urls, const Key& key) {
-  debuginfod_client* c = debuginfod_begin();
+  const Library& lib = library();
+  if (!lib.loaded) return {};
+  debuginfod_client* c = lib.begin();
   if (!c) return {};
-  debuginfod_set_progressfn(c, progress);
+  lib.set_progressfn(c, progress);
   char* path = nullptr;
   const auto* hex = reinterpret_cast<const unsigned char*>(key.hex.c_str());
-  int fd = key.kind == DebuginfodKind::kExecutable ? debuginfod_find_executable(c, hex, 0, &path)
-                                                   : debuginfod_find_debuginfo(c, hex, 0, &path);
-  debuginfod_end(c);
+  int fd = key.kind == DebuginfodKind::kExecutable ? lib.find_executable(c, hex, 0, &path)
+                                                   : lib.find_debuginfo(c, hex, 0, &path);
+  lib.end(c);
   if (fd >= 0) {
     ::close(fd);
     std::string out = path ? path : "";

@@ -24,6 +24,8 @@ namespace {
 
 constexpr size_t kMaxNameLen = 512;  // KSYM_NAME_LEN
 constexpr std::string_view kEntryTrampoline = "__entry_SYSCALL_64_trampoline";
+// read_symbol_file()'s bound: no kallsyms comes near it.
+constexpr uint64_t kMaxSymbolFileSize = uint64_t{1} << 32;
 
 struct Line {
   uint64_t addr;
@@ -122,17 +124,71 @@ namespace {
 // whose addresses a prefetch notes while it parses.
 constexpr std::array<std::string_view, 2> kCommonRefs = {"_text", "_stext"};
 
+// A source of kallsyms lines: `each(f)` calls f(Line) for every line, and fails only when
+// the file cannot be read.
+using LineSource = std::function<Status(const std::function<void(const Line&)>&)>;
+
+// Reads the file open at `fd` 256 KiB at a time and parses each piece's whole lines as it
+// arrives: only the symbols are kept, never the text (9 MB for a 120k-line kallsyms, read,
+// held and zeroed before any of it was parsed).
+Status for_each_file_line(int fd, const std::string& path,
+                          const std::function<void(const Line&)>& f) {
+  std::vector<char> buf(size_t{256} << 10);
+  size_t have = 0;
+  uint64_t total = 0;
+  while (true) {
+    if (have == buf.size()) buf.resize(buf.size() * 2);  // a line longer than the buffer
+    ssize_t n = ::read(fd, buf.data() + have, buf.size() - have);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return make_error(fmt::format("{}: {}", path, std::strerror(errno)));
+    if (n == 0) break;
+    total += static_cast<uint64_t>(n);
+    if (total > kMaxSymbolFileSize) {
+      return make_error(
+          fmt::format("{}: more than the {} bytes allowed", path, kMaxSymbolFileSize));
+    }
+    have += static_cast<size_t>(n);
+    std::string_view text(buf.data(), have);
+    size_t last = text.rfind('\n');
+    if (last == std::string_view::npos) continue;
+    // A line ends where its piece does: the parse of whole lines is the parse of the file's.
+    for_each_line(text.substr(0, last + 1), f);
+    std::memmove(buf.data(), buf.data() + last + 1, have - last - 1);
+    have -= last + 1;
+  }
+  for_each_line(std::string_view(buf.data(), have), f);
+  return {};
+}
+
+LineSource file_lines(const std::string& path) {
+  return [path](const std::function<void(const Line&)>& f) -> Status {
+    int fd = open_symbol_file(path);
+    if (fd < 0) return make_error(fmt::format("{}: {}", path, std::strerror(errno)));
+    Status r = for_each_file_line(fd, path, f);
+    ::close(fd);
+    return r;
+  };
+}
+
+LineSource text_lines(std::string_view text) {
+  return [text](const std::function<void(const Line&)>& f) -> Status {
+    for_each_line(text, f);
+    return {};
+  };
+}
+
 // parse_kallsyms() that also notes the first function (or alias) address of each of `notes`.
-Result<KernelSymbols> parse_noting(std::string_view text, const std::optional<RefRelocSym>& ref,
+Result<KernelSymbols> parse_noting(const LineSource& lines, const std::optional<RefRelocSym>& ref,
                                    std::span<const std::string_view> notes,
                                    std::optional<uint64_t>* noted) {
   KernelSymbols out;
   SymbolTableBuilder all;
-  // A kallsyms line is an address, a type and a name: the names take under half the text.
-  all.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1, text.size() / 2);
+  // Address space only (untouched capacity costs no memory): room for a large kernel's table
+  // without copying it while it grows.
+  all.reserve(size_t{1} << 20, size_t{32} << 20);
   std::optional<uint64_t> ref_addr;
   bool any_address = false;
-  for_each_line(text, [&](const Line& l) {
+  RETURN_IF_ERROR(lines([&](const Line& l) {
     if (l.addr) any_address = true;
     // kallsyms__get_function_start(): the first function (or 'A' alias) of that name.
     if (ref && !ref_addr && is_function_or_alias(l.type) && l.name == ref->name) {
@@ -144,7 +200,7 @@ Result<KernelSymbols> parse_noting(std::string_view text, const std::optional<Re
     if (!wanted(l.type)) return;
     if (!l.name.empty() && l.name[0] == '$') return;  // ARM module local symbols
     all.add(l.addr, 0, binding_of(l.type), type_of(l.type), l.name);
-  });
+  }));
   // A kallsyms read with kptr_restrict in force shows only zeros.
   if (!any_address) return make_error("kallsyms has no addresses (kptr_restrict?)");
   if (ref && !ref_addr) {
@@ -158,12 +214,10 @@ Result<KernelSymbols> parse_noting(std::string_view text, const std::optional<Re
   all.fixup_duplicate();
 
   // maps__split_kallsyms(): module symbols to their module, the rest (less the x86 entry
-  // trampolines, which perf maps separately) to the kernel, moved by the delta.
-  SymbolTableBuilder kernel;
-  kernel.reserve(all.pending().size(), text.size() / 2);
+  // trampolines, which perf maps separately) to the kernel, moved by the delta. The kernel's
+  // are most of them: they stay in `all`, which becomes the kernel's table.
   std::map<std::string, SymbolTableBuilder, std::less<>> modules;
-  for (const auto& p : all.pending()) {
-    std::string_view name = all.name_of(p);
+  all.retain([&](const SymbolTableBuilder::Pending& p, std::string_view name) {
     size_t tab = name.find('\t');
     if (tab != std::string_view::npos) {
       std::string_view module = name.substr(tab + 1);
@@ -171,48 +225,44 @@ Result<KernelSymbols> parse_noting(std::string_view text, const std::optional<Re
       if (it == modules.end())
         it = modules.emplace(std::string(module), SymbolTableBuilder()).first;
       it->second.add(p.start, p.end - p.start, p.binding, p.type, name.substr(0, tab));
-      continue;
+      return false;
     }
-    if (name == kEntryTrampoline) continue;
-    kernel.add(p.start - out.delta, p.end - p.start, p.binding, p.type, name);
-  }
-  // add() turns a zero size back into end == start, as the fixed-up symbol had it.
-  out.kernel = std::move(kernel).finish();
+    return name != kEntryTrampoline;
+  });
+  all.shift(out.delta);
+  out.kernel = std::move(all).finish();
   for (auto& [name, b] : modules) out.modules.emplace(name, std::move(b).finish());
   return out;
 }
 
-// A file read and parsed ahead of need, with no reference (delta 0).
+// A file parsed ahead of need, with no reference (delta 0).
 struct Prefetched {
-  Result<std::string> text;
   Result<KernelSymbols> parsed = KernelSymbols{};
   std::array<std::optional<uint64_t>, kCommonRefs.size()> ref_addrs;
 };
 
 Prefetched read_and_parse(const std::string& path) {
   Prefetched p;
-  p.text = read_symbol_file(path);
-  if (p.text) p.parsed = parse_noting(*p.text, std::nullopt, kCommonRefs, p.ref_addrs.data());
+  p.parsed = parse_noting(file_lines(path), std::nullopt, kCommonRefs, p.ref_addrs.data());
   return p;
 }
 
-// What the prefetch gives for `ref`: what parse_kallsyms(text, ref) gives. The common case,
-// a table of the recording's boot (delta 0), is the prefetched parse itself; another delta
-// moves every kernel symbol, and is parsed again.
-Result<KernelSymbols> settle(Prefetched p, const std::optional<RefRelocSym>& ref) {
-  if (!p.text) return tl::unexpected(p.text.error());
+// What the prefetch gives for `ref`: what parse_noting(path, ref) gives. The common case, a
+// table of the recording's boot (delta 0), is the prefetched parse itself; another delta moves
+// every kernel symbol by the same amount (the fix-ups before the move do not depend on it).
+Result<KernelSymbols> settle(Prefetched p, const std::string& path,
+                             const std::optional<RefRelocSym>& ref) {
   if (!p.parsed || !ref) return std::move(p.parsed);
   std::optional<uint64_t> ref_addr;
   auto common = std::find(kCommonRefs.begin(), kCommonRefs.end(), ref->name);
   if (common != kCommonRefs.end()) {
     ref_addr = p.ref_addrs[static_cast<size_t>(common - kCommonRefs.begin())];
   } else {
-    std::string_view name = ref->name;
-    parse_noting(*p.text, std::nullopt, std::span(&name, 1), &ref_addr);
+    return parse_noting(file_lines(path), ref, {}, nullptr);
   }
   if (!ref_addr) return make_error(fmt::format("kallsyms has no symbol {}", ref->name));
-  if (*ref_addr != ref->addr) return parse_kallsyms(*p.text, ref);
-  p.parsed->delta = 0;
+  p.parsed->delta = *ref_addr - ref->addr;
+  p.parsed->kernel.shift(p.parsed->delta);
   return std::move(p.parsed);
 }
 
@@ -241,7 +291,7 @@ std::optional<std::future<Prefetched>> take_prefetched(const std::string& path) 
 }  // namespace
 
 Result<KernelSymbols> parse_kallsyms(std::string_view text, const std::optional<RefRelocSym>& ref) {
-  return parse_noting(text, ref, {}, nullptr);
+  return parse_noting(text_lines(text), ref, {}, nullptr);
 }
 
 void prefetch_kallsyms(const std::string& path) {
@@ -258,14 +308,15 @@ Result<KernelSymbols> load_kallsyms(const std::string& path,
                                     const std::optional<RefRelocSym>& ref) {
   Result<KernelSymbols> k;
   if (auto f = take_prefetched(path)) {
-    Prefetched p = f->get();
-    if (!p.text) return tl::unexpected(p.text.error());
-    k = settle(std::move(p), ref);
+    k = settle(f->get(), path, ref);
   } else {
-    ASSIGN_OR_RETURN(std::string text, read_symbol_file(path));
-    k = parse_kallsyms(text, ref);
+    k = parse_noting(file_lines(path), ref, {}, nullptr);
   }
-  if (!k) return make_error(fmt::format("{}: {}", path, k.error().what()));
+  // A file that could not be read says so with its path already; a parse error does not.
+  if (!k && !std::string_view(k.error().what()).starts_with(path + ": ")) {
+    return make_error(fmt::format("{}: {}", path, k.error().what()));
+  }
+  if (!k) return k;
   k->path = path;
   return k;
 }
@@ -288,6 +339,16 @@ std::optional<KernelSymbols> find_cached_kallsyms(const std::string& buildid_dir
   for (const std::string& name : list_symbol_dir(root)) {
     std::string path = cached_kallsyms_file(root + "/" + name);
     if (path.empty()) continue;
+    // Only the file with the recorded reference is parsed into a table; the others are
+    // scanned for that one line.
+    std::optional<uint64_t> ref_addr;
+    std::string_view ref_name = ref.name;
+    if (!file_lines(path)([&](const Line& l) {
+          if (!ref_addr && l.name == ref_name && is_function_or_alias(l.type)) ref_addr = l.addr;
+        }) ||
+        ref_addr != ref.addr) {
+      continue;
+    }
     Result<KernelSymbols> k = load_kallsyms(path, ref);
     if (k && k->delta == 0) {
       attempts.push_back(
@@ -359,8 +420,19 @@ KernelSymbols load_kernel_symbols(const BuildId& build_id, const std::optional<R
     }
     if (ref) {
       if (host) attempts.back() += fmt::format(" (but its {} is not the recorded one)", ref->name);
+      // Not held while a cached table is parsed (two kernels' tables at once): loaded again
+      // should none be the recorded one.
+      const bool host_loads = host.has_value();
+      host.reset();
       for (const std::string& root : cfg.build_id_roots()) {
         if (auto cached = find_cached_kallsyms(root, *ref, attempts)) return std::move(*cached);
+      }
+      if (host_loads) {
+        Result<KernelSymbols> again = load_kallsyms(cfg.proc_kallsyms, ref);
+        if (again) {
+          again->attempts = attempts;
+          return std::move(*again);
+        }
       }
     }
     if (host) return std::move(*host);  // perf's answer, if nothing better is known

@@ -48,6 +48,14 @@ const Symbol* SymbolTable::find(uint64_t addr) const {
   return nullptr;
 }
 
+void SymbolTable::shift(uint64_t delta) {
+  for (Symbol& s : symbols_) {
+    s.start -= delta;
+    s.end -= delta;
+  }
+  for (uint64_t& e : max_end_) e -= delta;
+}
+
 const Symbol* SymbolTable::find_by_name(std::string_view name) const {
   for (const Symbol& s : symbols_) {
     if (s.name == name) return &s;
@@ -122,22 +130,25 @@ void SymbolTableBuilder::fixup_duplicate() {
     if (na.starts_with("SyS") || na.starts_with("compat_SyS")) return false;
     return true;
   };
-  std::vector<Pending> out;
-  out.reserve(pending_.size());
-  for (const Pending& p : pending_) {
-    if (!out.empty() && out.back().start == p.start) {
+  // In place: the kept symbols are written over the front of pending_, never ahead of the
+  // one being read.
+  size_t kept = 0;
+  for (size_t i = 0; i < pending_.size(); ++i) {
+    const Pending p = pending_[i];
+    if (kept && pending_[kept - 1].start == p.start) {
+      Pending& winner = pending_[kept - 1];
       // The loser leaves perf's tree (rb_erase_cached()), in this order.
-      if (!a_wins(out.back(), p)) {
-        if (track_tree_) tree_ops_.push_back(out.back().seq | kErased);
-        out.back() = p;
+      if (!a_wins(winner, p)) {
+        if (track_tree_) tree_ops_.push_back(winner.seq | kErased);
+        winner = p;
       } else if (track_tree_) {
         tree_ops_.push_back(p.seq | kErased);
       }
       continue;
     }
-    out.push_back(p);
+    pending_[kept++] = p;
   }
-  pending_ = std::move(out);
+  pending_.resize(kept);
 }
 
 void SymbolTableBuilder::shift(uint64_t delta) {
@@ -166,7 +177,7 @@ SymbolTable SymbolTableBuilder::finish() && {
     t.max_end_.push_back(max_end);
   }
   if (track_tree_) build_tree(t);
-  pending_.clear();
+  std::vector<Pending>().swap(pending_);
   return t;
 }
 

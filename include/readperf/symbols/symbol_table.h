@@ -64,6 +64,9 @@ class SymbolTable {
   const Symbol* find_by_name(std::string_view name) const;
 
   const std::vector<Symbol>& symbols() const { return symbols_; }
+  // Moves every symbol by -delta (a kernel's table read from another boot: KASLR moved the
+  // kernel, not its layout).
+  void shift(uint64_t delta);
   size_t size() const { return symbols_.size(); }
   bool empty() const { return symbols_.empty(); }
 
@@ -102,6 +105,12 @@ class SymbolTableBuilder {
   void fixup_duplicate();
   // Moves every pending symbol's start and end by -delta (a relocated kernel).
   void shift(uint64_t delta);
+  // Keeps the pending symbols for which keep(pending, name) is true, in order; the names of the
+  // others stay in the name buffer, unused. For a builder that does not track_tree().
+  template <class Keep>
+  void retain(Keep&& keep) {
+    std::erase_if(pending_, [&](const Pending& p) { return !keep(p, name_of(p)); });
+  }
 
   SymbolTable finish() &&;
   // Room for `symbols` symbols of `name_bytes` name bytes in all: a 200k-line kallsyms grown
