@@ -240,7 +240,7 @@ class FlatPrinter {
       }
       const CallTree::Node& node = tree_.node(n);
       if (opts_.chain_mode == ChainMode::kFolded) {
-        std::string_view sep = opts_.field_sep.empty() ? ";" : opts_.field_sep;
+        std::string_view sep = opts_.field_sep.empty() ? std::string_view(";") : opts_.field_sep;
         // The node's own hits and count, then the frames joined by ';' (by -t's separator
         // when given: __callchain__fprintf_folded()).
         value(node.hit, node.count, total);
