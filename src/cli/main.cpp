@@ -165,6 +165,16 @@ int run(int argc, char** argv) {
                       "how to display percentage of filtered entries: relative or absolute"));
   // parse_filter_percentage(): either word exactly, else the usage and 129.
   percentage_opt->check(CLI::IsMember({"relative", "absolute"}));
+  // builtin-report.c OPT_CALLBACK "percent-type" (annotate.c annotate_parse_percent_type()):
+  // the percentages of perf's annotation of a symbol, which --stdio's histogram does not
+  // print; a value outside perf's eight is a usage error.
+  std::string percent_type;
+  last_wins(rep->add_option("--percent-type", percent_type,
+                            "Set percent type local/global-period/hits (annotation only: the "
+                            "--stdio histogram is the same for every type)"))
+      ->option_text("<local-period>")
+      ->check(CLI::IsMember({"local-period", "global-period", "local-hits", "global-hits",
+                             "period-local", "period-global", "hits-local", "hits-global"}));
   rep->add_flag("--group")->description("show event group information together (default)");
   rep->add_flag("--no-group")->description("show the events of a group one by one");
   rep->add_flag("-b,--branch-stack")
