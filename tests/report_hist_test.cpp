@@ -517,6 +517,29 @@ TEST_F(RepeatCacheTest, StartingOverReplaysWhatWasDeferred) {
   EXPECT_NE(Slot(k3), RepeatCache::kNone);
 }
 
+// Keys whose hashes collide, in part (the same table slot, the same high half) or whole, and
+// enough keys to grow the table several times over: each still finds its own plan.
+TEST_F(RepeatCacheTest, CollidingHashesAndGrowthKeepEveryKey) {
+  const uint64_t same = 0x1234567800000042;
+  std::vector<uint64_t> a = {100}, b = {200}, d = {300};
+  c.insert(same, a, std::vector<uint32_t>{1}, NoReplay);
+  c.insert(same, b, std::vector<uint32_t>{2}, NoReplay);                        // the same hash
+  c.insert(same ^ (uint64_t{1} << 40), d, std::vector<uint32_t>{3}, NoReplay);  // same slot
+  for (uint32_t i = 0; i < 20000; ++i) {
+    std::vector<uint64_t> k = {1000 + i, i};
+    c.insert(RepeatCache::hash(k), k, std::vector<uint32_t>{10 + i}, NoReplay);
+  }
+  EXPECT_EQ(c.find(same, a)[0], 1u);
+  EXPECT_EQ(c.find(same, b)[0], 2u);
+  EXPECT_EQ(c.find(same ^ (uint64_t{1} << 40), d)[0], 3u);
+  EXPECT_TRUE(c.find(same, d).empty());  // the right hash is part of the match
+  for (uint32_t i = 0; i < 20000; i += 997) {
+    std::vector<uint64_t> k = {1000 + i, i};
+    ASSERT_EQ(c.find(RepeatCache::hash(k), k)[0], 10 + i);
+  }
+  EXPECT_EQ(c.find(RepeatCache::hash(k1), k1)[0], 7u);
+}
+
 TEST_F(RepeatCacheTest, FindsWhatWasInserted) {
   auto f1 = c.find(RepeatCache::hash(k1), k1);
   ASSERT_EQ(f1.size(), 2u);

@@ -1,5 +1,6 @@
 #include "readperf/analysis/repeat_cache.h"
 
+#include <algorithm>
 #include <cstring>
 
 // Header-only: the hash inlines into the lookup (Debian's libxxhash-dev).
@@ -12,8 +13,9 @@ namespace {
 
 // Bounds on what one cache may hold; past them it starts over.
 constexpr size_t kMaxKeyWords = size_t{8} << 20;
-constexpr size_t kMaxSlotsUsed = size_t{1} << 20;
+constexpr size_t kMaxEntries = size_t{1} << 20;
 constexpr size_t kReservedKeyWords = size_t{1} << 20;
+constexpr size_t kReservedEntries = size_t{1} << 18;
 
 }  // namespace
 
@@ -23,6 +25,7 @@ RepeatCache::RepeatCache() {
   // a virtual machine: the kernel zeroes it, the host backs it).
   keys_.reserve(kReservedKeyWords);
   plans_.reserve(kReservedKeyWords);
+  entries_.reserve(kReservedEntries);
 }
 
 uint64_t RepeatCache::hash(std::span<const uint64_t> key) {
@@ -31,63 +34,69 @@ uint64_t RepeatCache::hash(std::span<const uint64_t> key) {
   return XXH3_64bits(key.data(), key.size() * sizeof(uint64_t));
 }
 
-bool RepeatCache::matches(const Slot& s, uint64_t hash, std::span<const uint64_t> key) const {
-  return s.hash == hash && s.key_len == key.size() &&
-         std::memcmp(keys_.data() + s.key, key.data(), key.size() * 8) == 0;
+bool RepeatCache::matches(const Entry& e, uint64_t hash, std::span<const uint64_t> key) const {
+  return e.hash == hash && e.key_len == key.size() &&
+         std::memcmp(keys_.data() + e.key, key.data(), key.size() * 8) == 0;
 }
 
 size_t RepeatCache::find_slot(uint64_t hash, std::span<const uint64_t> key) const {
-  size_t mask = slots_.size() - 1;
+  const size_t mask = table_.size() - 1;
+  const auto high = static_cast<uint32_t>(hash >> 32);
   for (size_t i = hash & mask;; i = (i + 1) & mask) {
-    const Slot& s = slots_[i];
-    if (!s.used) return kNone;
-    if (matches(s, hash, key)) return i;
+    const Slot s = table_[i];
+    if (!s.entry_plus_one) return kNone;
+    if (s.hash_high == high && matches(entries_[s.entry_plus_one - 1], hash, key)) {
+      return s.entry_plus_one - 1;
+    }
   }
 }
 
 std::span<const uint32_t> RepeatCache::find(uint64_t hash, std::span<const uint64_t> key) const {
   size_t i = find_slot(hash, key);
   if (i == kNone) return {};
-  return {plans_.data() + slots_[i].plan, slots_[i].plan_len};
+  return {plans_.data() + entries_[i].plan, entries_[i].plan_len};
 }
 
-bool RepeatCache::full() const { return keys_.size() > kMaxKeyWords || used_ > kMaxSlotsUsed; }
+bool RepeatCache::full() const {
+  return keys_.size() > kMaxKeyWords || entries_.size() >= kMaxEntries;
+}
+
+void RepeatCache::grow_table() {
+  std::vector<Slot> bigger(table_.size() * 2);
+  const size_t mask = bigger.size() - 1;
+  for (size_t e = 0; e < entries_.size(); ++e) {
+    size_t i = entries_[e].hash & mask;
+    while (bigger[i].entry_plus_one) i = (i + 1) & mask;
+    bigger[i] = Slot{static_cast<uint32_t>(e + 1), static_cast<uint32_t>(entries_[e].hash >> 32)};
+  }
+  table_ = std::move(bigger);
+}
 
 void RepeatCache::add(uint64_t hash, std::span<const uint64_t> key,
                       std::span<const uint32_t> plan) {
-  if ((used_ + 1) * 2 > slots_.size()) {
-    std::vector<Slot> old = std::move(slots_);
-    slots_.assign(old.size() * 2, Slot{});
-    size_t mask = slots_.size() - 1;
-    for (const Slot& s : old) {
-      if (!s.used) continue;
-      size_t i = s.hash & mask;
-      while (slots_[i].used) i = (i + 1) & mask;
-      slots_[i] = s;
-    }
-  }
-  size_t mask = slots_.size() - 1;
+  if ((entries_.size() + 1) * 2 > table_.size()) grow_table();
+  const size_t mask = table_.size() - 1;
   size_t i = hash & mask;
-  while (slots_[i].used) i = (i + 1) & mask;
-  Slot& s = slots_[i];
-  s.used = true;
-  s.hash = hash;
-  s.key = static_cast<uint32_t>(keys_.size());
-  s.key_len = static_cast<uint32_t>(key.size());
+  while (table_[i].entry_plus_one) i = (i + 1) & mask;
+  Entry e;
+  e.hash = hash;
+  e.key = static_cast<uint32_t>(keys_.size());
+  e.key_len = static_cast<uint32_t>(key.size());
   keys_.insert(keys_.end(), key.begin(), key.end());
-  s.plan = static_cast<uint32_t>(plans_.size());
-  s.plan_len = static_cast<uint32_t>(plan.size());
+  e.plan = static_cast<uint32_t>(plans_.size());
+  e.plan_len = static_cast<uint32_t>(plan.size());
   plans_.insert(plans_.end(), plan.begin(), plan.end());
-  ++used_;
+  entries_.push_back(e);
+  table_[i] = Slot{static_cast<uint32_t>(entries_.size()), static_cast<uint32_t>(hash >> 32)};
 }
 
 void RepeatCache::clear() {
-  if (!used_) return;
-  for (Slot& s : slots_) s = Slot{};
+  if (entries_.empty()) return;
+  std::fill(table_.begin(), table_.end(), Slot{});
   pending_ = false;
+  entries_.clear();
   keys_.clear();
   plans_.clear();
-  used_ = 0;
 }
 
 }  // namespace readperf

@@ -35,8 +35,8 @@ class RepeatCache {
   size_t find_slot(uint64_t hash, std::span<const uint64_t> key) const;
   // One more sample of `period` for the slot's plan, replayed by the next drain().
   void defer(size_t slot, uint64_t period) {
-    slots_[slot].pending_period += period;
-    ++slots_[slot].pending_count;
+    entries_[slot].pending_period += period;
+    ++entries_[slot].pending_count;
     pending_ = true;
   }
   // replay(plan, period_sum, count) for every slot with deferred samples, which it then
@@ -44,12 +44,12 @@ class RepeatCache {
   template <typename Replay>
   void drain(Replay&& replay) {
     if (!pending_) return;
-    for (Slot& s : slots_) {
-      if (!s.used || !s.pending_count) continue;
-      replay(std::span<const uint32_t>(plans_.data() + s.plan, s.plan_len), s.pending_period,
-             s.pending_count);
-      s.pending_period = 0;
-      s.pending_count = 0;
+    for (Entry& e : entries_) {
+      if (!e.pending_count) continue;
+      replay(std::span<const uint32_t>(plans_.data() + e.plan, e.plan_len), e.pending_period,
+             e.pending_count);
+      e.pending_period = 0;
+      e.pending_count = 0;
     }
     pending_ = false;
   }
@@ -66,12 +66,14 @@ class RepeatCache {
   }
   // Forgets every key, and what was deferred for them: drain() first to keep that.
   void clear();
-  bool empty() const { return used_ == 0; }
+  bool empty() const { return entries_.empty(); }
 
  private:
   bool full() const;
   void add(uint64_t hash, std::span<const uint64_t> key, std::span<const uint32_t> plan);
-  struct Slot {
+  void grow_table();
+  // One key, in the order added: a slot is its index in entries_.
+  struct Entry {
     uint64_t hash = 0;
     uint32_t key = 0;  // offset in keys_ (words)
     uint32_t key_len = 0;
@@ -79,15 +81,23 @@ class RepeatCache {
     uint32_t plan_len = 0;
     uint32_t pending_count = 0;
     uint64_t pending_period = 0;
-    bool used = false;
   };
-  bool matches(const Slot& s, uint64_t hash, std::span<const uint64_t> key) const;
+  // The open-addressing table holds 8 bytes a slot (the entry's index + 1, 0 for none, and 32
+  // bits of its hash to pass most other keys without reading their entry), at most half
+  // full: a table of whole entries, 40 bytes a slot, was the report's largest block of memory
+  // (10 MB on the bench recording, more again while it doubled), and touching new memory is
+  // most of what a report costs.
+  struct Slot {
+    uint32_t entry_plus_one = 0;
+    uint32_t hash_high = 0;
+  };
+  bool matches(const Entry& e, uint64_t hash, std::span<const uint64_t> key) const;
 
-  std::vector<Slot> slots_ = std::vector<Slot>(4096);
+  std::vector<Slot> table_ = std::vector<Slot>(4096);
+  std::vector<Entry> entries_;
   std::vector<uint64_t> keys_;
   std::vector<uint32_t> plans_;
-  size_t used_ = 0;
-  bool pending_ = false;  // some slot may have deferred samples
+  bool pending_ = false;  // some entry may have deferred samples
 };
 
 }  // namespace readperf
