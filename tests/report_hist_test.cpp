@@ -468,10 +468,10 @@ class RepeatCacheTest : public ::testing::Test {
  protected:
   static void NoReplay(std::span<const uint32_t>, uint64_t, uint64_t) {}
   void SetUp() override {
-    c.insert(RepeatCache::hash(k1), k1, p1, NoReplay);
-    c.insert(RepeatCache::hash(k2), k2, p2, NoReplay);
+    c.insert(RepeatCache::hash(k1), p1, NoReplay);
+    c.insert(RepeatCache::hash(k2), p2, NoReplay);
   }
-  size_t Slot(const std::vector<uint64_t>& k) { return c.find_slot(RepeatCache::hash(k), k); }
+  size_t Slot(const std::vector<uint64_t>& k) { return c.find_slot(RepeatCache::hash(k)); }
   RepeatCache c;
   std::vector<uint64_t> k1 = {1, 2, 3}, k2 = {1, 2, 4};
   std::vector<uint32_t> p1 = {7, 0}, p2 = {8, 0, 9};
@@ -495,7 +495,7 @@ TEST_F(RepeatCacheTest, DeferredHitsDrainOncePerKey) {
   c.drain(collect);  // drained: nothing twice
   EXPECT_TRUE(got.empty());
   std::vector<uint64_t> k3 = {9};
-  c.insert(RepeatCache::hash(k3), k3, p1, NoReplay);  // a key added after a drain defers anew
+  c.insert(RepeatCache::hash(k3), p1, NoReplay);  // a key added after a drain defers anew
   c.defer(Slot(k3), 4);
   c.drain(collect);
   EXPECT_EQ(got, (std::vector<Replay>{{7, 4, 1}}));
@@ -503,12 +503,13 @@ TEST_F(RepeatCacheTest, DeferredHitsDrainOncePerKey) {
 
 TEST_F(RepeatCacheTest, StartingOverReplaysWhatWasDeferred) {
   c.defer(Slot(k1), 5);
-  // A key past the bound on stored key words (8 Mi): the next insert starts over.
-  std::vector<uint64_t> huge((size_t{8} << 20) + 1, 3);
-  c.insert(RepeatCache::hash(huge), huge, p2, NoReplay);
+  // A plan past the bound on stored plan words (8 Mi): the next insert starts over.
+  std::vector<uint64_t> k_huge = {5};
+  std::vector<uint32_t> huge((size_t{8} << 20) + 1, 3);
+  c.insert(RepeatCache::hash(k_huge), huge, NoReplay);
   std::vector<std::tuple<uint32_t, uint64_t, uint64_t>> got;
   std::vector<uint64_t> k3 = {9};
-  c.insert(RepeatCache::hash(k3), k3, p1,
+  c.insert(RepeatCache::hash(k3), p1,
            [&](std::span<const uint32_t> plan, uint64_t period, uint64_t count) {
              got.emplace_back(plan[0], period, count);
            });
@@ -517,36 +518,38 @@ TEST_F(RepeatCacheTest, StartingOverReplaysWhatWasDeferred) {
   EXPECT_NE(Slot(k3), RepeatCache::kNone);
 }
 
-// Keys whose hashes collide, in part (the same table slot, the same high half) or whole, and
-// enough keys to grow the table several times over: each still finds its own plan.
-TEST_F(RepeatCacheTest, CollidingHashesAndGrowthKeepEveryKey) {
-  const uint64_t same = 0x1234567800000042;
-  std::vector<uint64_t> a = {100}, b = {200}, d = {300};
-  c.insert(same, a, std::vector<uint32_t>{1}, NoReplay);
-  c.insert(same, b, std::vector<uint32_t>{2}, NoReplay);                        // the same hash
-  c.insert(same ^ (uint64_t{1} << 40), d, std::vector<uint32_t>{3}, NoReplay);  // same slot
+// Hashes that collide in part (the same table slot and tag, or the same low half) are other
+// keys, and enough keys to grow the table several times over: each still finds its own plan.
+TEST_F(RepeatCacheTest, PartlyCollidingHashesAndGrowthKeepEveryKey) {
+  const RepeatCache::Hash a{0x1234567800000042, 1}, b{0x1234567800000042, 2},
+      d{0x1234567800000042 ^ (uint64_t{1} << 40), 1};
+  c.insert(a, std::vector<uint32_t>{1}, NoReplay);
+  c.insert(b, std::vector<uint32_t>{2}, NoReplay);  // the same low half
+  c.insert(d, std::vector<uint32_t>{3}, NoReplay);  // the same slot, another tag
   for (uint32_t i = 0; i < 20000; ++i) {
     std::vector<uint64_t> k = {1000 + i, i};
-    c.insert(RepeatCache::hash(k), k, std::vector<uint32_t>{10 + i}, NoReplay);
+    c.insert(RepeatCache::hash(k), std::vector<uint32_t>{10 + i}, NoReplay);
   }
-  EXPECT_EQ(c.find(same, a)[0], 1u);
-  EXPECT_EQ(c.find(same, b)[0], 2u);
-  EXPECT_EQ(c.find(same ^ (uint64_t{1} << 40), d)[0], 3u);
-  EXPECT_TRUE(c.find(same, d).empty());  // the right hash is part of the match
+  EXPECT_EQ(c.find(a)[0], 1u);
+  EXPECT_EQ(c.find(b)[0], 2u);
+  EXPECT_EQ(c.find(d)[0], 3u);
+  EXPECT_TRUE(c.find(RepeatCache::Hash{0x1234567800000042, 3}).empty());
   for (uint32_t i = 0; i < 20000; i += 997) {
     std::vector<uint64_t> k = {1000 + i, i};
-    ASSERT_EQ(c.find(RepeatCache::hash(k), k)[0], 10 + i);
+    ASSERT_EQ(c.find(RepeatCache::hash(k))[0], 10 + i);
   }
-  EXPECT_EQ(c.find(RepeatCache::hash(k1), k1)[0], 7u);
+  EXPECT_EQ(c.find(RepeatCache::hash(k1))[0], 7u);
+  // Keys that differ in one word hash apart.
+  EXPECT_NE(RepeatCache::hash(k1), RepeatCache::hash(k2));
 }
 
 TEST_F(RepeatCacheTest, FindsWhatWasInserted) {
-  auto f1 = c.find(RepeatCache::hash(k1), k1);
+  auto f1 = c.find(RepeatCache::hash(k1));
   ASSERT_EQ(f1.size(), 2u);
   EXPECT_EQ(f1[0], 7u);
-  EXPECT_EQ(c.find(RepeatCache::hash(k2), k2).size(), 3u);
+  EXPECT_EQ(c.find(RepeatCache::hash(k2)).size(), 3u);
   c.clear();
-  EXPECT_TRUE(c.find(RepeatCache::hash(k1), k1).empty());
+  EXPECT_TRUE(c.find(RepeatCache::hash(k1)).empty());
 }
 
 // Issue #16: samples at garbage user addresses (no map, no symbol) of equal period tie in

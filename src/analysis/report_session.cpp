@@ -393,8 +393,8 @@ class ReportSink : public EventSink {
                              (kSampleRegsUser | kSampleStackUser) &&
                          s.user_stack_size != 0;
     const bool uncached = unwound || with_trace_;
-    uint64_t raw_hash = RepeatCache::hash(key_);
-    if (size_t slot = uncached ? RepeatCache::kNone : rep.raw.find_slot(raw_hash, key_);
+    const RepeatCache::Hash raw_hash = RepeatCache::hash(key_);
+    if (size_t slot = uncached ? RepeatCache::kNone : rep.raw.find_slot(raw_hash);
         slot != RepeatCache::kNone) {
       rep.raw.defer(slot, period);  // replayed with the others of its key, at the end
       resolver_.count_repeat(s);    // for the summary of samples in missing binaries
@@ -469,16 +469,15 @@ class ReportSink : public EventSink {
     if (with_trace_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(trace.data()));
     if (by_parent_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(hs.parent));
     for (const HistFrame& f : frames_) push_frame_key(f, f.chain.ip);
-    uint64_t resolved_hash = RepeatCache::hash(resolved_key_);
-    if (std::span<const uint32_t> plan = rep.resolved.find(resolved_hash, resolved_key_);
-        !plan.empty()) {
+    const RepeatCache::Hash resolved_hash = RepeatCache::hash(resolved_key_);
+    if (std::span<const uint32_t> plan = rep.resolved.find(resolved_hash); !plan.empty()) {
       hists.replay(plan, period);
-      if (!uncached) rep.raw.insert(raw_hash, key_, plan, replay_into(hists));
+      if (!uncached) rep.raw.insert(raw_hash, plan, replay_into(hists));
       return;
     }
     hists.add(hs, &plan_);
-    if (!uncached) rep.raw.insert(raw_hash, key_, plan_, replay_into(hists));
-    rep.resolved.insert(resolved_hash, resolved_key_, plan_, replay_into(hists));
+    if (!uncached) rep.raw.insert(raw_hash, plan_, replay_into(hists));
+    rep.resolved.insert(resolved_hash, plan_, replay_into(hists));
   }
 
   // machine.c add_callchain_ip(), for each chain entry with a symbol in walk order: the
