@@ -546,14 +546,22 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
 int Hists::collapse_cmp(const Hists& hx, uint32_t x_id, const Hists& hy, uint32_t y_id) {
   // hist_entry__cmp(x, y) (and hist_entry__collapse(), the same for these keys): positive
   // when x sorts before y.
+  for (SortKey key : hx.config_.sort.keys) {
+    if (int c = key_collapse_cmp(key, hx, x_id, hy, y_id)) return c;
+  }
+  return 0;
+}
+
+int Hists::key_collapse_cmp(SortKey key, const Hists& hx, uint32_t x_id, const Hists& hy,
+                            uint32_t y_id) {
   const HistEntry& x = hx.entries_[x_id];
   const HistEntry& y = hy.entries_[y_id];
   auto dso_cmp = [&] {
     if (!x.dso || !y.dso) return cmp_null(x.dso, y.dso);
     return name_cmp(hy.dso_name(y.dso), hx.dso_name(x.dso));
   };
-  for (SortKey key : hx.config_.sort.keys) {
-    int c = 0;
+  int c = 0;
+  {
     switch (key) {
       case SortKey::kPid:
         // sort.c sort__thread_cmp(): right's tid minus left's.
@@ -610,9 +618,8 @@ int Hists::collapse_cmp(const Hists& hx, uint32_t x_id, const Hists& hy, uint32_
         c = branch_cmp(key, hx, x_id, hy, y_id);
         break;
     }
-    if (c) return c;
   }
-  return 0;
+  return c;
 }
 
 int Hists::branch_cmp(SortKey key, const Hists& hx, uint32_t x_id, const Hists& hy, uint32_t y_id) {
@@ -823,6 +830,19 @@ int Hists::sort_key_cmp(SortKey key, uint32_t a_id, uint32_t b_id) const {
 void Hists::finish() {
   rename_placeholder_comms();
   tree_.finish();
+  // --hierarchy: hists__collapse_resort() inserts the entries of hists->entries_in, in that
+  // tree's order and with the filter bits the samples gave them, level by level.
+  std::vector<uint32_t> entries_in;
+  std::vector<uint8_t> sample_filtered;
+  if (config_.hierarchy) {
+    RbOrder tree;
+    for (uint32_t i = 0; i < entries_.size(); ++i) {
+      if (!merged_.empty() && merged_[i]) continue;
+      tree.insert(i, [&](uint32_t other) { return collapse_cmp(other, i) < 0; });
+    }
+    entries_in = tree.in_order();
+    for (const HistEntry& e : entries_) sample_filtered.push_back(e.filtered);
+  }
   // hists__collapse_resort() applies hists__filter_entry_by_symbol() only when the sort
   // list needs collapsing: sort_comm is the one key with se_collapse.
   bool need_collapse = false;
@@ -879,6 +899,7 @@ void Hists::finish() {
   for (const HistEntry& e : entries_) {
     if (!e.filtered) total_non_filtered_period_ += e.period;
   }
+  if (config_.hierarchy) build_hierarchy(entries_in, sample_filtered);
 }
 
 }  // namespace readperf

@@ -30,6 +30,19 @@ class RbOrder {
     rb_insert(links, root_, n, kNil, [&](uint32_t at) { return left(items_[at]); });
   }
 
+  // The item a walk from the root meets first where `cmp(other)` is 0, going left where it
+  // is negative (perf's lookups before an insertion, hist.c hierarchy_insert_entry()); kNil
+  // when none.
+  template <class Cmp>
+  uint32_t find(Cmp cmp) const {
+    for (uint32_t at = root_; at != kNil;) {
+      int c = cmp(items_[at]);
+      if (!c) return items_[at];
+      at = c < 0 ? nodes_[at].left : nodes_[at].right;
+    }
+    return kNil;
+  }
+
   std::vector<uint32_t> in_order() const;
 
  private:

@@ -21,10 +21,6 @@ namespace {
 // callchain order walks from.
 constexpr uint32_t kResolverMaxStack = 1024;
 
-constexpr uint8_t kFilterDso = 1 << 1;     // HIST_FILTER__DSO
-constexpr uint8_t kFilterThread = 1 << 2;  // HIST_FILTER__THREAD
-constexpr uint8_t kFilterSymbol = 1 << 4;  // HIST_FILTER__SYMBOL
-
 bool in_list(const std::vector<std::string>& list, std::string_view s) {
   return std::find(list.begin(), list.end(), s) != list.end();
 }
@@ -173,6 +169,12 @@ class ReportSink : public EventSink {
     if (!h) {
       HistConfig config = setup_.hist;
       if (evsel.index == 0) config.symbol_filter = setup_.symbol_filter;
+      const ReportFilters& fl = setup_.filters;
+      if (!fl.comms.empty() || !fl.pids.empty() || !fl.tids.empty()) {
+        config.filter_lists |= kHistFilterThread;
+      }
+      if (!fl.dsos.empty()) config.filter_lists |= kHistFilterDso;
+      if (!fl.symbols.empty()) config.filter_lists |= kHistFilterSymbol;
       h = std::make_unique<Hists>(config);
     }
     return *h;
@@ -540,20 +542,20 @@ class ReportSink : public EventSink {
     // event.c machine__resolve() and thread.h thread__is_filtered().
     const ReportFilters& fl = setup_.filters;
     uint8_t bits = 0;
-    if (!fl.comms.empty() && !in_list(fl.comms, t.comm_str())) bits |= kFilterThread;
+    if (!fl.comms.empty() && !in_list(fl.comms, t.comm_str())) bits |= kHistFilterThread;
     auto listed = [](const std::vector<int32_t>& l, int32_t v) {
       return std::find(l.begin(), l.end(), v) != l.end();
     };
-    if (!fl.pids.empty() && !listed(fl.pids, t.pid)) bits |= kFilterThread;
-    if (!fl.tids.empty() && !listed(fl.tids, t.tid)) bits |= kFilterThread;
+    if (!fl.pids.empty() && !listed(fl.pids, t.pid)) bits |= kHistFilterThread;
+    if (!fl.tids.empty() && !listed(fl.tids, t.tid)) bits |= kHistFilterThread;
     if (!fl.dsos.empty()) {
       const Dso* d = f.chain.dso;
       if (!has_map || !d || !(in_list(fl.dsos, d->short_name) || in_list(fl.dsos, d->long_name)))
-        bits |= kFilterDso;
+        bits |= kHistFilterDso;
     }
     if (!fl.symbols.empty()) {
       bool ok = f.chain.sym && in_list(fl.symbols, f.chain.sym->name);
-      if (!ok) bits |= kFilterSymbol;
+      if (!ok) bits |= kHistFilterSymbol;
     }
     return bits;
   }

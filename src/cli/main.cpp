@@ -184,6 +184,7 @@ int run(int argc, char** argv) {
   CLI::Option* pl =
       rep->add_option("--percent-limit", percent_limit, "hide entries under this percent");
   rep->add_flag("-n,--show-nr-samples", report.show_nr_samples, "show the number of samples");
+  rep->add_flag("--hierarchy", report.hierarchy, "Show entries in a hierarchy");
   rep->add_flag("--raw-trace", report.raw_trace, "tracepoint fields as raw values");
   last_wins(rep->add_option("-c,--comms", report.comms, "only show these comms (comma-separated)"));
   last_wins(rep->add_option("-d,--dsos", report.dsos, "only show these dsos (comma-separated)"));

@@ -59,6 +59,7 @@ struct ReportOptions {
   std::optional<bool> branch_stack;          // -b / --no-branch-stack; unset: by the recording
   std::string field_sep;                     // -t/--field-separator; empty: none
   std::optional<std::string> column_widths;  // -w/--column-widths: "W,W,..."
+  bool hierarchy = false;                    // --hierarchy
 };
 
 int run_report(const ReportOptions& opts);

@@ -182,6 +182,22 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
                       !(pd.events().combined_sample_type() & kSampleStackUser);
   bool branch_mode = opts.branch_stack.value_or(has_br_stack);
   if (branch_mode) cumulate = false;
+  // cmd_report(): --hierarchy has no children (the call-chain order chosen for them stays).
+  if (opts.hierarchy) {
+    if (!opts.fields.empty()) {
+      return perf_refused("Error: --hierarchy and --fields options cannot be used together");
+    }
+    cumulate = false;
+    // What readperf's hierarchy does not follow perf in yet.
+    std::string_view unsupported = branch_mode                ? "branch stacks"
+                                   : opts.percentage_relative ? "--percentage relative"
+                                   : opts.parent.has_value()  ? "-p/--parent"
+                                   : opts.exclude_other       ? "-x/--exclude-other"
+                                                              : "";
+    if (!unsupported.empty()) {
+      return fail(fmt::format("report: --hierarchy with {} is not supported yet", unsupported));
+    }
+  }
 
   // report__setup_sample_type(): a pipe has no events yet at this point.
   uint64_t sample_type = is_pipe ? 0 : pd.events().combined_sample_type();
@@ -259,6 +275,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.hist.show_nr_samples = opts.show_nr_samples;
   setup.hist.filter_relative = opts.percentage_relative;
   setup.hist.branch_mode = branch_mode;
+  setup.hist.hierarchy = opts.hierarchy;
   setup.event_group = opts.group.value_or(true);
   setup.group_set = opts.group.has_value();
   // The recording perf's major version ("7.2.13"): reports of perf 7 files follow perf 7.
@@ -398,6 +415,9 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     sections.push_back({event_name(pd.events()[i]), h});
   }
   for (const EventGroup& g : data->groups) {
+    if (opts.hierarchy && setup.event_group && g.nr_members > 1) {
+      return fail("report: --hierarchy with an event group is not supported yet (--no-group)");
+    }
     ReportSection& leader = sections[g.leader];
     leader.nr_members = g.nr_members;
     if (!setup.event_group || g.nr_members < 2) continue;

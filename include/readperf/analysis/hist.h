@@ -25,7 +25,10 @@ namespace readperf {
 
 struct Thread;
 
-// HIST_FILTER__SYMBOL in HistEntry::filtered.
+// HIST_FILTER__DSO, __THREAD and __SYMBOL in HistEntry::filtered: --dsos, --comms (--pid,
+// --tid), --symbols.
+inline constexpr uint8_t kHistFilterDso = 1 << 1;
+inline constexpr uint8_t kHistFilterThread = 1 << 2;
 inline constexpr uint8_t kHistFilterSymbol = 1 << 4;
 // HIST_FILTER__SOCKET.
 inline constexpr uint8_t kHistFilterSocket = 1 << 6;
@@ -55,6 +58,25 @@ struct HistConfig {
   // perf's branch mode (sort__mode == SORT_MODE__BRANCH): samples come with a branch each
   // (HistSample::branch), the branch keys group them.
   bool branch_mode = false;
+  // symbol_conf.report_hierarchy (--hierarchy): finish() also builds perf's tree of entries,
+  // a level per sort key (hist.c hists__hierarchy_insert_entry()).
+  bool hierarchy = false;
+  // The HIST_FILTER bits of the lists given (--comms/--pid/--tid, --dsos, --symbols): the
+  // hierarchy's filter marks follow them (hist.c hist_entry__check_and_remove_filter()).
+  uint8_t filter_lists = 0;
+};
+
+// One entry of perf's --hierarchy tree: the entries of its parent's with the same value of
+// its level's sort key, merged.
+struct HierarchyNode {
+  static constexpr uint32_t kNoNode = ~0u;
+  // Its values (the sums) and keys (the first entry's that made it: hist_entry__new(he)),
+  // in Hists::entries() after the samples' entries.
+  uint32_t entry = 0;
+  uint32_t parent = kNoNode;
+  uint32_t depth = 0;              // its level, 0 at the top
+  bool leaf = false;               // the last level: its entry keeps the call chain
+  std::vector<uint32_t> children;  // in output order (hists__hierarchy_output_resort())
 };
 
 // One end of a branch, resolved (perf's addr_map_symbol from sample__resolve_bstack()).
@@ -185,6 +207,11 @@ class Hists {
   const HistEntry& entry(uint32_t id) const { return entries_[id]; }
   // Entry ids in perf's output order (after finish()).
   const std::vector<uint32_t>& order() const { return order_; }
+  // --hierarchy (after finish()): the tree's nodes, its top level in output order, and its
+  // levels' keys.
+  const std::vector<HierarchyNode>& hierarchy() const { return hierarchy_; }
+  const std::vector<uint32_t>& hierarchy_roots() const { return hierarchy_roots_; }
+  const std::vector<SortKey>& hierarchy_levels() const { return hierarchy_levels_; }
   std::string_view comm_name(uint32_t id) const { return comms_[id]; }
   const CallTree& tree() const { return tree_; }
 
@@ -239,6 +266,14 @@ class Hists {
   // Across two histograms of one report (a group's leader and member: their comm and DSO
   // name tables differ).
   static int collapse_cmp(const Hists& hx, uint32_t x, const Hists& hy, uint32_t y);
+  // One sort key's part of it (se_collapse, se_cmp where there is none).
+  static int key_collapse_cmp(SortKey key, const Hists& hx, uint32_t x, const Hists& hy,
+                              uint32_t y);
+  // hist_entry.c's hierarchy: hists__hierarchy_insert_entry() for each entry of `entries_in`
+  // (filter bits as the samples left them), then hists__hierarchy_output_resort()
+  // (hist_hierarchy.cpp).
+  void build_hierarchy(const std::vector<uint32_t>& entries_in,
+                       const std::vector<uint8_t>& sample_filtered);
   int collapse_cmp(uint32_t x, uint32_t y) const { return collapse_cmp(*this, x, *this, y); }
   int output_cmp(uint32_t a, uint32_t b) const;
   int sort_key_cmp(SortKey key, uint32_t a, uint32_t b) const;
@@ -269,6 +304,10 @@ class Hists {
   std::unordered_map<const Dso*, uint32_t> dso_ids_;
   const Dso* last_dso_ = nullptr;
   uint32_t last_dso_id_ = 0;
+
+  std::vector<HierarchyNode> hierarchy_;
+  std::vector<uint32_t> hierarchy_roots_;
+  std::vector<SortKey> hierarchy_levels_;
 
   std::vector<const Hists*> members_;
   std::vector<std::vector<uint32_t>> pairs_;  // [member][entry]: the member's entry id
