@@ -52,7 +52,7 @@ uint64_t input_size(char** argv) {
       input = *++a;
     } else if (std::strncmp(*a, "--input=", 8) == 0) {
       input = *a + 8;
-    } else if (std::strncmp(*a, "-i", 2) == 0 && (*a)[2] != '\0' && (*a)[1] == 'i') {
+    } else if (std::strncmp(*a, "-i", 2) == 0 && (*a)[2] != '\0') {
       input = *a + 2;
     }
   }

@@ -61,7 +61,7 @@ std::string cformat(const char* spec, double v) {
 // stat-shadow.c evsel_context(): the privilege levels a counter excludes.
 int context_of(const EventAttr& a) {
   int ctx = 0;
-  if (a.flag(5)) ctx |= 1 << 0;   // exclude_kernel
+  if (a.exclude_kernel()) ctx |= 1 << 0;
   if (a.flag(4)) ctx |= 1 << 1;   // exclude_user
   if (a.flag(6)) ctx |= 1 << 2;   // exclude_hv
   if (a.flag(19)) ctx |= 1 << 3;  // exclude_host

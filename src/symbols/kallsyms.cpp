@@ -131,8 +131,7 @@ using LineSource = std::function<Status(const std::function<void(const Line&)>&)
 // Reads the file open at `fd` 256 KiB at a time and parses each piece's whole lines as it
 // arrives: only the symbols are kept, never the text (9 MB for a 120k-line kallsyms, read,
 // held and zeroed before any of it was parsed).
-Status for_each_file_line(int fd, const std::string& path,
-                          const std::function<void(const Line&)>& f) {
+Status for_each_file_line(int fd, const std::function<void(const Line&)>& f) {
   std::vector<char> buf(size_t{256} << 10);
   size_t have = 0;
   uint64_t total = 0;
@@ -140,12 +139,11 @@ Status for_each_file_line(int fd, const std::string& path,
     if (have == buf.size()) buf.resize(buf.size() * 2);  // a line longer than the buffer
     ssize_t n = ::read(fd, buf.data() + have, buf.size() - have);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return make_error(fmt::format("{}: {}", path, std::strerror(errno)));
+    if (n < 0) return make_error(std::strerror(errno));
     if (n == 0) break;
     total += static_cast<uint64_t>(n);
     if (total > kMaxSymbolFileSize) {
-      return make_error(
-          fmt::format("{}: more than the {} bytes allowed", path, kMaxSymbolFileSize));
+      return make_error(fmt::format("more than the {} bytes allowed", kMaxSymbolFileSize));
     }
     have += static_cast<size_t>(n);
     std::string_view text(buf.data(), have);
@@ -163,8 +161,8 @@ Status for_each_file_line(int fd, const std::string& path,
 LineSource file_lines(const std::string& path) {
   return [path](const std::function<void(const Line&)>& f) -> Status {
     int fd = open_symbol_file(path);
-    if (fd < 0) return make_error(fmt::format("{}: {}", path, std::strerror(errno)));
-    Status r = for_each_file_line(fd, path, f);
+    if (fd < 0) return make_error(std::strerror(errno));
+    Status r = for_each_file_line(fd, f);
     ::close(fd);
     return r;
   };
@@ -312,22 +310,19 @@ Result<KernelSymbols> load_kallsyms(const std::string& path,
   } else {
     k = parse_noting(file_lines(path), ref, {}, nullptr);
   }
-  // A file that could not be read says so with its path already; a parse error does not.
-  if (!k && !std::string_view(k.error().what()).starts_with(path + ": ")) {
-    return make_error(fmt::format("{}: {}", path, k.error().what()));
-  }
-  if (!k) return k;
+  if (!k) return make_error(fmt::format("{}: {}", path, k.error().what()));
   k->path = path;
   return k;
 }
 
-namespace {
-std::string read_first_line(const std::string& path) {
-  std::ifstream in(path);
+std::string running_kernel_release(const SymbolConfig& cfg) {
+  std::ifstream in(cfg.proc_osrelease);
   std::string line;
   std::getline(in, line);
   return line;
 }
+
+namespace {
 
 // A kallsyms in the build-id cache (DIR/[kernel.kallsyms]/<build-id>/kallsyms) whose
 // relocation reference symbol sits at `ref.addr`: a table taken during the recording's boot.
@@ -339,16 +334,6 @@ std::optional<KernelSymbols> find_cached_kallsyms(const std::string& buildid_dir
   for (const std::string& name : list_symbol_dir(root)) {
     std::string path = cached_kallsyms_file(root + "/" + name);
     if (path.empty()) continue;
-    // Only the file with the recorded reference is parsed into a table; the others are
-    // scanned for that one line.
-    std::optional<uint64_t> ref_addr;
-    std::string_view ref_name = ref.name;
-    if (!file_lines(path)([&](const Line& l) {
-          if (!ref_addr && l.name == ref_name && is_function_or_alias(l.type)) ref_addr = l.addr;
-        }) ||
-        ref_addr != ref.addr) {
-      continue;
-    }
     Result<KernelSymbols> k = load_kallsyms(path, ref);
     if (k && k->delta == 0) {
       attempts.push_back(
@@ -409,7 +394,7 @@ KernelSymbols load_kernel_symbols(const BuildId& build_id, const std::optional<R
     // `_text` address of the kernel's MMAP) tells the same boot apart, and the recorded
     // release another kernel. Elsewhere, a cached kallsyms with the same reference is the
     // recorded kernel's table (the first in name order, should several match).
-    std::string running = read_first_line(cfg.proc_osrelease);
+    std::string running = running_kernel_release(cfg);
     bool other_kernel =
         !cfg.recorded_os_release.empty() && !running.empty() && running != cfg.recorded_os_release;
     std::optional<KernelSymbols> host = try_load(cfg.proc_kallsyms);

@@ -44,6 +44,7 @@ struct EventAttr {
   bool flag(int bit) const { return (flags >> bit) & 1; }
   bool disabled() const { return flag(0); }
   bool inherit() const { return flag(1); }
+  bool exclude_kernel() const { return flag(5); }
   bool freq() const { return flag(10); }
   unsigned precise_ip() const { return (flags >> 15) & 3; }
   bool sample_id_all() const { return flag(18); }
@@ -55,16 +56,44 @@ struct EventAttr {
 // Names of the bit-fields in declaration order (bit i is kAttrFlagNames[i]); the
 // reserved bits have no name.
 inline constexpr const char* kAttrFlagNames[] = {
-    "disabled",       "inherit",        "pinned",         "exclusive",
-    "exclude_user",   "exclude_kernel", "exclude_hv",     "exclude_idle",
-    "mmap",           "comm",           "freq",           "inherit_stat",
-    "enable_on_exec", "task",           "watermark",      "precise_ip",
-    "precise_ip",     "mmap_data",      "sample_id_all",  "exclude_host",
-    "exclude_guest",  "exclude_callchain_kernel", "exclude_callchain_user", "mmap2",
-    "comm_exec",      "use_clockid",    "context_switch", "write_backward",
-    "namespaces",     "ksymbol",        "bpf_event",      "aux_output",
-    "cgroup",         "text_poke",      "build_id",       "inherit_thread",
-    "remove_on_exec", "sigtrap",
+    "disabled",
+    "inherit",
+    "pinned",
+    "exclusive",
+    "exclude_user",
+    "exclude_kernel",
+    "exclude_hv",
+    "exclude_idle",
+    "mmap",
+    "comm",
+    "freq",
+    "inherit_stat",
+    "enable_on_exec",
+    "task",
+    "watermark",
+    "precise_ip",
+    "precise_ip",
+    "mmap_data",
+    "sample_id_all",
+    "exclude_host",
+    "exclude_guest",
+    "exclude_callchain_kernel",
+    "exclude_callchain_user",
+    "mmap2",
+    "comm_exec",
+    "use_clockid",
+    "context_switch",
+    "write_backward",
+    "namespaces",
+    "ksymbol",
+    "bpf_event",
+    "aux_output",
+    "cgroup",
+    "text_poke",
+    "build_id",
+    "inherit_thread",
+    "remove_on_exec",
+    "sigtrap",
 };
 
 // Decodes an attr from the next `available` bytes of `c` (the cursor advances by exactly

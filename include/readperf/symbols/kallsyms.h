@@ -67,6 +67,9 @@ Result<KernelSymbols> load_kallsyms(const std::string& path, const std::optional
 KernelSymbols load_kernel_symbols(const BuildId& build_id, const std::optional<RefRelocSym>& ref,
                                   const SymbolConfig& config);
 
+// The running kernel's release (cfg.proc_osrelease's first line), empty when unknown.
+std::string running_kernel_release(const SymbolConfig& config);
+
 // The kallsyms file load_kernel_symbols() reads first for a kernel with this build-id (the
 // recording's BUILD_ID feature names it before any record is read); empty when it would read
 // none.
