@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "header_print.h"
+#include "readperf/format/event_attr.h"
 #include "readperf/format/perf_abi.h"
 
 namespace readperf::header_detail {
@@ -52,47 +53,6 @@ constexpr const char* kBranchNames[] = {
 // __p_read_format().
 constexpr const char* kReadFormatNames[] = {"TOTAL_TIME_ENABLED", "TOTAL_TIME_RUNNING", "ID",
                                             "GROUP", "LOST"};
-
-// The attr bit-fields perf prints, in declaration order: bit i of the flags word, except
-// precise_ip, two bits wide.
-constexpr const char* kFlagNames[] = {"disabled",
-                                      "inherit",
-                                      "pinned",
-                                      "exclusive",
-                                      "exclude_user",
-                                      "exclude_kernel",
-                                      "exclude_hv",
-                                      "exclude_idle",
-                                      "mmap",
-                                      "comm",
-                                      "freq",
-                                      "inherit_stat",
-                                      "enable_on_exec",
-                                      "task",
-                                      "watermark",
-                                      "precise_ip",
-                                      nullptr,
-                                      "mmap_data",
-                                      "sample_id_all",
-                                      "exclude_host",
-                                      "exclude_guest",
-                                      "exclude_callchain_kernel",
-                                      "exclude_callchain_user",
-                                      "mmap2",
-                                      "comm_exec",
-                                      "use_clockid",
-                                      "context_switch",
-                                      "write_backward",
-                                      "namespaces",
-                                      "ksymbol",
-                                      "bpf_event",
-                                      "aux_output",
-                                      "cgroup",
-                                      "text_poke",
-                                      "build_id",
-                                      "inherit_thread",
-                                      "remove_on_exec",
-                                      "sigtrap"};
 
 // perf formats every value into one buffer; a bit set whose bits have no name writes nothing
 // and leaves the previous value in it, which is then printed again.
@@ -150,10 +110,11 @@ void print_attr(const EventAttr& a, OutBuffer& out) {
   p.unsigned_("{ sample_period, sample_freq }", a.sample_period);
   p.bits("sample_type", a.sample_type, kSampleTypeNames);
   p.bits("read_format", a.read_format, kReadFormat);
-  for (size_t bit = 0; bit < std::size(kFlagNames); ++bit) {
-    if (!kFlagNames[bit]) continue;
+  // The bit-fields in declaration order; precise_ip (bits 15 and 16) is printed once.
+  for (size_t bit = 0; bit < std::size(kAttrFlagNames); ++bit) {
+    if (bit == 16) continue;
     uint64_t v = bit == 15 ? a.precise_ip() : (a.flags >> bit) & 1;
-    p.unsigned_(kFlagNames[bit], v);
+    p.unsigned_(kAttrFlagNames[bit], v);
   }
   p.unsigned_("{ wakeup_events, wakeup_watermark }", a.wakeup_events);
   p.unsigned_("bp_type", a.bp_type);
