@@ -290,6 +290,8 @@ class ReportSink : public EventSink {
     h.sym_addr = f.sym_addr;
     h.level = f.level;
     h.map_size = f.map ? f.map->end - f.map->start : 0;
+    h.map_id = f.map ? f.map->id : 0;
+    h.enclosing_sym = f.enclosing_sym;
     return h;
   }
 
@@ -394,7 +396,7 @@ class ReportSink : public EventSink {
                          (s.sample_type & (kSampleRegsUser | kSampleStackUser)) ==
                              (kSampleRegsUser | kSampleStackUser) &&
                          s.user_stack_size != 0;
-    const bool uncached = unwound || with_trace_;
+    const bool uncached = unwound || with_trace_ || hists.walks_entries_in();
     const RepeatCache::Hash raw_hash = RepeatCache::hash(key_);
     if (size_t slot = uncached ? RepeatCache::kNone : rep.raw.find_slot(raw_hash);
         slot != RepeatCache::kNone) {
@@ -471,6 +473,15 @@ class ReportSink : public EventSink {
     if (with_trace_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(trace.data()));
     if (by_parent_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(hs.parent));
     for (const HistFrame& f : frames_) push_frame_key(f, f.chain.ip);
+    // An inline frame's Children entry may change hands with the map it is met through
+    // (Hists::rehome()): such samples are added one by one.
+    if (hists.walks_entries_in() ||
+        (setup_.hist.children &&
+         std::any_of(frames_.begin(), frames_.end(),
+                     [](const HistFrame& f) { return f.enclosing_sym != nullptr; }))) {
+      hists.add(hs);
+      return;
+    }
     const RepeatCache::Hash resolved_hash = RepeatCache::hash(resolved_key_);
     if (std::span<const uint32_t> plan = rep.resolved.find(resolved_hash); !plan.empty()) {
       hists.replay(plan, period);

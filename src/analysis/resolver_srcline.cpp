@@ -123,12 +123,15 @@ const InlineRecord* Resolver::line_record(const Frame& f) {
 }
 
 const std::vector<InlineRecord>* Resolver::no_line_record(const std::string& path, uint64_t addr) {
-  std::string file;
-  if (!inlines_.symbol_source_file(path, addr, &file)) return nullptr;
-  auto [it, inserted] = no_line_records_.try_emplace(file);
+  std::string file, function;
+  if (!inlines_.symbol_source_file(path, addr, &file, &function)) return nullptr;
+  // The record names the function addr2line prints: among aliases of one address the first
+  // in the symbol table (`fork` where perf's symbol is `__libc_fork`), which append_inlines()
+  // then shows as an inline frame of perf's symbol (srcline.c new_inline_sym()).
+  auto [it, inserted] = no_line_records_.try_emplace(file + '\0' + function);
   if (inserted) {
-    it->second.push_back(
-        InlineRecord{"", file, 0, srcline_from_fileline(file, 0, inlines_.full_source_path())});
+    it->second.push_back(InlineRecord{function, file, 0,
+                                      srcline_from_fileline(file, 0, inlines_.full_source_path())});
   }
   return &it->second;
 }

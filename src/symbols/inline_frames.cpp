@@ -29,9 +29,13 @@ struct InlineFrames::File {
   std::unordered_map<Dwarf_Off, std::unique_ptr<UnitFunctions>> units;
   std::unordered_map<Dwarf_Off, Naming> naming;     // by DIE offset
   std::unique_ptr<SymtabSourceFiles> symtab_files;  // built on first need
-  // symbol_source_file()'s answers by address: the file (a view into symtab_files), nullopt
-  // where there is no function. Asked once per unwound frame, a scan of the table each time.
-  std::unordered_map<uint64_t, std::optional<std::string_view>> symtab_answers;
+  // symbol_source_file()'s answers by address: the file and the function (views into
+  // symtab_files and the ELF's string table), nullopt where there is no function. Asked once
+  // per unwound frame, a scan of the table each time.
+  struct SymtabAnswer {
+    std::string_view file, function;
+  };
+  std::unordered_map<uint64_t, std::optional<SymtabAnswer>> symtab_answers;
   ~File() {
     if (dwarf) dwarf_end(dwarf);
     if (elf) elf_end(elf);
@@ -88,17 +92,19 @@ InlineFrames::File* InlineFrames::file(const std::string& path) {
   return files_.emplace(path, std::move(f)).first->second.get();
 }
 
-bool InlineFrames::symbol_source_file(const std::string& path, uint64_t vaddr, std::string* file) {
+bool InlineFrames::symbol_source_file(const std::string& path, uint64_t vaddr, std::string* file,
+                                      std::string* function) {
   File* f = this->file(path);
   if (!f->elf) return false;
   if (!f->symtab_files) f->symtab_files = std::make_unique<SymtabSourceFiles>(f->elf);
   auto [it, inserted] = f->symtab_answers.try_emplace(vaddr);
   if (inserted) {
-    std::string_view name;
-    if (f->symtab_files->find(vaddr, &name)) it->second = name;
+    File::SymtabAnswer answer;
+    if (f->symtab_files->find(vaddr, &answer.file, &answer.function)) it->second = answer;
   }
   if (!it->second) return false;
-  *file = it->second->empty() ? std::string("??") : std::string(*it->second);
+  *file = it->second->file;
+  if (function) *function = it->second->function;
   return true;
 }
 

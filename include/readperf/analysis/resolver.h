@@ -66,6 +66,8 @@ struct Frame {
   char level = 0;               // 'k' kernel, '.' user, 'H' cpumodes perf does not resolve
   uint8_t cpumode = 0;
   bool inlined = false;  // an inline frame (DWARF issue)
+  // An inline frame's function: the symbol table's, whose range `sym` has.
+  const Symbol* enclosing_sym = nullptr;
   // The map's binary was looked for and not found anywhere (no symbols for any address in it).
   bool binary_missing = false;
   std::string_view srcline;  // for inline frames (DWARF issue)

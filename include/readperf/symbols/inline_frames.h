@@ -54,8 +54,9 @@ class InlineFrames {
   // For an address of `path` its line tables do not hold: whether addr2line still answers,
   // naming a function of the symbol table, and the file it then names (`file`: the STT_FILE
   // for that function, "??" without one; see symtab_source_files.h), as printed, not its base
-  // name.
-  bool symbol_source_file(const std::string& path, uint64_t vaddr, std::string* file);
+  // name; `function` (when given) the function it names.
+  bool symbol_source_file(const std::string& path, uint64_t vaddr, std::string* file,
+                          std::string* function = nullptr);
 
  private:
   struct File;
