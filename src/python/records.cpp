@@ -647,7 +647,7 @@ void add_record_types(py::module_& m) {
 py::object iterate_records(const std::string& path, const SymbolConfig& symbols,
                            uint32_t max_stack, std::vector<std::string> event_names,
                            std::vector<uint32_t> types, std::vector<uint32_t> events,
-                           bool callchains) {
+                           bool callchains, py::object on_error) {
   auto context = std::make_shared<Context>();
   context->strings = PyList_New(0);
   context->event_names = PyTuple_New(static_cast<Py_ssize_t>(event_names.size()));

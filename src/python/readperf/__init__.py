@@ -29,6 +29,8 @@ from . import _readperf
 __all__ = ["open", "Recording", "Record", "ReadError"]
 
 Record = _readperf.Record
+# Record type numbers by perf's names ("SAMPLE": 9, "MMAP2": 10, ...).
+RECORD_TYPES = dict(_readperf.RECORD_TYPES)
 
 FLAG_HAS_SYMBOL = _readperf.FLAG_HAS_SYMBOL
 FLAG_INLINED = _readperf.FLAG_INLINED
@@ -287,10 +289,10 @@ class Recording:
         type_ids = []
         if types is not None:
             for t in ([types] if isinstance(types, str) else types):
-                if t not in _readperf.RECORD_TYPES:
+                if t not in RECORD_TYPES:
                     raise ValueError("unknown record type %r (one of %s)" % (
-                        t, ", ".join(sorted(_readperf.RECORD_TYPES))))
-                type_ids.append(_readperf.RECORD_TYPES[t])
+                        t, ", ".join(sorted(RECORD_TYPES))))
+                type_ids.append(RECORD_TYPES[t])
         event_ids = []
         if events is not None:
             names = [e["name"] for e in self.events]

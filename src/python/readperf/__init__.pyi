@@ -8,6 +8,7 @@ import pandas as pd
 
 _Path = Union[str, os.PathLike]
 
+RECORD_TYPES: Dict[str, int]
 FLAG_HAS_SYMBOL: int
 FLAG_INLINED: int
 FLAG_UNWOUND: int
