@@ -120,6 +120,7 @@ Hists::Hists(const HistConfig& config) : config_(config) {
   dso_names_.push_back("");  // id 0: no dso
   has_dso_key_ = config_.sort.dso_sorted;
   has_sym_key_ = config_.sort.has(SortKey::kSymbol);
+  tree_.set_key(config_.chain_key, config_.chain_srclines);
   SortSpec& spec = config_.sort;
   if (spec.sort_list.empty()) {
     // A spec from parse_sort_keys(): setup_sorting()'s default layout for its keys.

@@ -43,6 +43,8 @@ struct SessionState {
   Machine machine;
   SymbolCache symbols;
   Resolver resolver;  // owns the symbols it makes for KSYMBOL maps
+  // ChainFrame::srcline's texts (`-g address|srcline`), read when the report prints.
+  std::vector<std::string_view> chain_srclines{std::string_view()};
 };
 
 class ReportSink : public EventSink {
@@ -175,6 +177,7 @@ class ReportSink : public EventSink {
       }
       if (!fl.dsos.empty()) config.filter_lists |= kHistFilterDso;
       if (!fl.symbols.empty()) config.filter_lists |= kHistFilterSymbol;
+      config.chain_srclines = &state_->chain_srclines;
       h = std::make_unique<Hists>(config);
     }
     return *h;
@@ -292,7 +295,22 @@ class ReportSink : public EventSink {
     h.map_size = f.map ? f.map->end - f.map->start : 0;
     h.map_id = f.map ? f.map->id : 0;
     h.enclosing_sym = f.enclosing_sym;
+    if (chain && setup_.hist.chain_key != ChainKey::kFunction) {
+      h.chain.srcline = chain_srcline_id(
+          resolver_.callchain_srcline(f, setup_.hist.chain_key == ChainKey::kAddress));
+    }
     return h;
+  }
+
+  // ChainFrame::srcline: an index into SessionState::chain_srclines (0 for none), texts the
+  // resolver interned (equal texts, one pointer).
+  uint32_t chain_srcline_id(std::string_view s) {
+    if (!s.data()) return 0;
+    std::vector<std::string_view>& texts = state_->chain_srclines;
+    auto [it, added] =
+        chain_srcline_ids_.try_emplace(s.data(), static_cast<uint32_t>(texts.size()));
+    if (added) texts.push_back(s);
+    return it->second;
   }
 
   // machine.c ip__resolve_ams(): a branch address may be on either side of the kernel
@@ -545,6 +563,10 @@ class ReportSink : public EventSink {
     resolved_key_.push_back(w);
     resolved_key_.push_back(f.chain.sym ? reinterpret_cast<uintptr_t>(f.chain.sym) : addr);
     if (with_srcline_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(f.srcline.data()));
+    if (setup_.hist.chain_key != ChainKey::kFunction) {
+      resolved_key_.push_back(addr);
+      resolved_key_.push_back(f.chain.srcline);
+    }
     if (by_dso_size_) resolved_key_.push_back(f.map_size);
     if (with_srcfile_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(f.srcfile.data()));
   }
@@ -576,6 +598,7 @@ class ReportSink : public EventSink {
   bool version_seen_ = false;
   const ReportSetup& setup_;
   const bool with_srcline_ = setup_.hist.sort.has(SortKey::kSrcline);  // after setup_
+  std::unordered_map<const char*, uint32_t> chain_srcline_ids_;
   const bool with_trace_ = setup_.hist.sort.has(SortKey::kTrace);
   const bool with_srcfile_ = setup_.hist.sort.has(SortKey::kSrcfile);
   // Sort keys that tell samples apart by more than their thread and addresses: repeat keys

@@ -50,6 +50,7 @@ struct ChainParams {
   bool use_callchain = false;
   bool order_set = false;
   bool caller = false;
+  ChainKey key = ChainKey::kFunction;  // callchain_param.key
 };
 
 // callchain.c __parse_callchain_report_opt().
@@ -85,7 +86,12 @@ Status parse_call_graph(std::string arg, ChainParams& cp, ReportPrintOptions& po
       cp.caller = false;
       cp.order_set = true;
     } else if (is_prefix(tok, "function")) {
-    } else if (is_prefix(tok, "address") || is_prefix(tok, "srcline") || is_prefix(tok, "branch")) {
+      cp.key = ChainKey::kFunction;
+    } else if (is_prefix(tok, "address")) {
+      cp.key = ChainKey::kAddress;
+    } else if (is_prefix(tok, "srcline")) {
+      cp.key = ChainKey::kSrcline;
+    } else if (is_prefix(tok, "branch")) {
       return make_error(fmt::format("--call-graph key `{}' is not supported yet", tok));
     } else if (is_prefix(tok, "percent")) {
       po.chain_value = ChainValue::kPercent;
@@ -271,6 +277,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.hist.children = cumulate;
   setup.hist.use_callchain = cp.use_callchain;
   setup.hist.caller_order = cp.caller;
+  setup.hist.chain_key = cp.key;
   setup.hist.verbose = opts.verbose > 0;
   setup.hist.show_nr_samples = opts.show_nr_samples;
   setup.hist.filter_relative = opts.percentage_relative;

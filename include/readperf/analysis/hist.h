@@ -67,6 +67,10 @@ struct HistConfig {
   // The HIST_FILTER bits of the lists given (--comms/--pid/--tid, --dsos, --symbols): the
   // hierarchy's filter marks follow them (hist.c hist_entry__check_and_remove_filter()).
   uint8_t filter_lists = 0;
+  // callchain_param.key (`-g address|srcline`) and the srcline texts ChainFrame::srcline
+  // indexes (owned by the caller, alive as long as the histogram).
+  ChainKey chain_key = ChainKey::kFunction;
+  const std::vector<std::string_view>* chain_srclines = nullptr;
 };
 
 // One entry of perf's --hierarchy tree: the entries of its parent's with the same value of
