@@ -350,6 +350,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   prefetch_symbols(pd, setup.symbols);
   po.dso_filter = !setup.filters.dsos.empty();
   po.quiet = opts.quiet;
+  po.skip_empty = opts.skip_empty;
   po.field_sep = opts.field_sep;
   po.event_group = setup.event_group;
   if (opts.column_widths) {
@@ -417,8 +418,14 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     }
   }
   std::vector<ReportSection> sections;
+  // --no-skip-empty: an event never sampled gets its section, from an empty histogram.
+  std::vector<std::unique_ptr<Hists>> empty;
   for (size_t i = 0; i < pd.events().size(); ++i) {
     const Hists* h = i < data->hists.size() ? data->hists[i].get() : nullptr;
+    if (!h && !opts.skip_empty) {
+      h = empty.emplace_back(std::make_unique<Hists>(setup.hist)).get();
+      empty.back()->finish();
+    }
     sections.push_back({event_name(pd.events()[i]), h});
   }
   for (const EventGroup& g : data->groups) {

@@ -142,11 +142,12 @@ void print_section(const ReportSection& s, const ReportPrintOptions& opts,
 
 void print_report(std::span<const ReportSection> sections, uint64_t total_lost_samples,
                   const ReportPrintOptions& options, OutBuffer& out) {
-  // builtin-report.c evlist__tty_browse_hists(); skip_empty is perf's default.
+  // builtin-report.c evlist__tty_browse_hists(): with --skip-empty (perf's default) no
+  // section for an event without samples.
   if (!options.quiet) out.print("#\n# Total Lost Samples: {}\n#\n", total_lost_samples);
   std::string_view mispredict = "N/A";  // sort.c hist_entry__mispredict_snprintf()'s static
   for (const ReportSection& s : sections) {
-    if (!s.hists || !s.hists->nr_samples()) continue;
+    if (!s.hists || (options.skip_empty && !s.hists->nr_samples())) continue;
     print_section(s, options, mispredict, out);
   }
 }
