@@ -585,7 +585,7 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
   scratch_.clear();
   for (const HistFrame& f : s.chain) scratch_.push_back(f.chain);
   std::span<const ChainFrame> frames(scratch_);
-  if (config_.use_callchain && !frames.empty()) {
+  if (config_.use_callchain && !frames.empty() && !s.stale_chain) {
     leaves_.push_back(tree_.append(self.chain_root, frames, s.period));
     self.max_depth = std::max<uint32_t>(self.max_depth, static_cast<uint32_t>(frames.size()));
   }

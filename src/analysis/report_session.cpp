@@ -178,6 +178,8 @@ class ReportSink : public EventSink {
       if (!fl.dsos.empty()) config.filter_lists |= kHistFilterDso;
       if (!fl.symbols.empty()) config.filter_lists |= kHistFilterSymbol;
       config.chain_srclines = &state_->chain_srclines;
+      config.chains_sorted =
+          (evsel.attr.sample_type & kSampleCallchain) || setup_.show_ref_callgraph;
       h = std::make_unique<Hists>(config);
     }
     return *h;
@@ -414,7 +416,7 @@ class ReportSink : public EventSink {
                          (s.sample_type & (kSampleRegsUser | kSampleStackUser)) ==
                              (kSampleRegsUser | kSampleStackUser) &&
                          s.user_stack_size != 0;
-    const bool uncached = unwound || with_trace_ || hists.walks_entries_in();
+    const bool uncached = unwound || with_trace_ || hists.walks_entries_in() || mixed_chains_;
     const RepeatCache::Hash raw_hash = RepeatCache::hash(key_);
     if (size_t slot = uncached ? RepeatCache::kNone : rep.raw.find_slot(raw_hash);
         slot != RepeatCache::kNone) {
@@ -471,6 +473,17 @@ class ReportSink : public EventSink {
         if (!f.chain.sym && !f.chain.dso) f.level = 0;
       }
     }
+    if (mixed_chains_) {
+      // callchain.c sample__resolve_callchain(): a sample without a chain leaves perf's
+      // cursor as the last one resolved left it, and the Children walk reads that.
+      if (with_chain) {
+        cursor_frames_ = frames_;
+        cursor_set_ = true;
+      } else if (!s.has_callchain && cursor_set_) {
+        frames_ = cursor_frames_;
+        hs.stale_chain = true;
+      }
+    }
     hs.chain = frames_;
     // hist.c symbol__parent_filter(), after the walk (which may have reset the filter bits).
     if (setup_.exclude_other && !hs.parent) hs.filtered |= kHistFilterParent;
@@ -493,7 +506,7 @@ class ReportSink : public EventSink {
     for (const HistFrame& f : frames_) push_frame_key(f, f.chain.ip);
     // An inline frame's Children entry may change hands with the map it is met through
     // (Hists::rehome()): such samples are added one by one.
-    if (hists.walks_entries_in() ||
+    if (hists.walks_entries_in() || mixed_chains_ ||
         (setup_.hist.children &&
          std::any_of(frames_.begin(), frames_.end(),
                      [](const HistFrame& f) { return f.enclosing_sym != nullptr; }))) {
@@ -599,6 +612,17 @@ class ReportSink : public EventSink {
   const ReportSetup& setup_;
   const bool with_srcline_ = setup_.hist.sort.has(SortKey::kSrcline);  // after setup_
   std::unordered_map<const char*, uint32_t> chain_srcline_ids_;
+  // Children over events with and without call chains: perf's stale cursor (add_sample()),
+  // tracked through every sample, none replayed.
+  const bool mixed_chains_ = setup_.hist.children && setup_.hist.use_callchain && [this] {
+    bool with = false, without = false;
+    for (size_t i = 0; i < pd_.events().size(); ++i) {
+      ((pd_.events()[i].attr.sample_type & kSampleCallchain) ? with : without) = true;
+    }
+    return with && without;
+  }();
+  std::vector<HistFrame> cursor_frames_;
+  bool cursor_set_ = false;
   const bool with_trace_ = setup_.hist.sort.has(SortKey::kTrace);
   const bool with_srcfile_ = setup_.hist.sort.has(SortKey::kSrcfile);
   // Sort keys that tell samples apart by more than their thread and addresses: repeat keys

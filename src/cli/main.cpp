@@ -130,6 +130,8 @@ int run(int argc, char** argv) {
   rep->add_flag("--stdio", report.stdio, "plain text output");
   rep->add_flag("--children")->description("accumulate callchains of children (default)");
   rep->add_flag("--no-children")->description("do not accumulate callchains of children");
+  rep->add_flag("--show-ref-call-graph", report.show_ref_callgraph,
+                "show the call graphs of an event without its own (the reference event's)");
   rep->add_flag("--skip-empty")->description("do not display empty (or dummy) events (default)");
   rep->add_flag("--no-skip-empty")->description("display empty (or dummy) events too");
   // builtin-report.c OPT_BOOLEAN "inline" (symbol_conf.inline_name, true by default).

@@ -278,6 +278,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.hist.use_callchain = cp.use_callchain;
   setup.hist.caller_order = cp.caller;
   setup.hist.chain_key = cp.key;
+  setup.show_ref_callgraph = opts.show_ref_callgraph;
   setup.hist.verbose = opts.verbose > 0;
   setup.hist.show_nr_samples = opts.show_nr_samples;
   setup.hist.filter_relative = opts.percentage_relative;
@@ -351,6 +352,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   po.dso_filter = !setup.filters.dsos.empty();
   po.quiet = opts.quiet;
   po.skip_empty = opts.skip_empty;
+  po.show_ref_callgraph = opts.show_ref_callgraph;
   po.field_sep = opts.field_sep;
   po.event_group = setup.event_group;
   if (opts.column_widths) {
