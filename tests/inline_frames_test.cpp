@@ -50,6 +50,37 @@ TEST(InlineFrames, NoDebugInfoOrNoFileIsEmpty) {
   EXPECT_TRUE(inl.lookup("data/inline_demo.c", 0x401118).empty());  // not ELF
 }
 
+// inline_demo without its DWARF, which is in a separate debug file (data/separate_debug/,
+// made with `objcopy --only-keep-debug` and `--strip-debug`): addr2line reads it, found by the
+// binary's build-id under DEBUGDIR/.build-id or by its .gnu_debuglink, and so does readperf.
+TEST(InlineFrames, SeparateDebugFileByBuildId) {
+  constexpr const char* kStripped = "data/separate_debug/by-build-id/inline_demo";
+  {
+    InlineFrames inl;  // DEBUGDIR /usr/lib/debug: not there
+    EXPECT_TRUE(inl.lookup(kStripped, 0x401118).empty());
+  }
+  InlineFrames inl;
+  inl.set_debug_dir("data/separate_debug/root");
+  const std::vector<InlineRecord>& r = inl.lookup(kStripped, 0x401118);
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[0].function, "square");
+  EXPECT_EQ(r[0].line, 4u);
+  EXPECT_EQ(r[2].function, "compute");
+  EXPECT_EQ(r[2].line, 13u);
+}
+
+TEST(InlineFrames, SeparateDebugFileByDebuglink) {
+  // `printf '0x401118\n' | addr2line -f -i -e data/separate_debug/by-debuglink/inline_demo`
+  InlineFrames inl;
+  const std::vector<InlineRecord>& r =
+      inl.lookup("data/separate_debug/by-debuglink/inline_demo", 0x401118);
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[0].function, "square");
+  EXPECT_EQ(r[1].function, "scale");
+  EXPECT_EQ(r[1].line, 8u);
+  EXPECT_TRUE(r[0].file.ends_with("inline_demo.c")) << r[0].file;
+}
+
 // The dwarf-cxx golden case's binary (tests/golden/README.md). Square::area is a member of a
 // class in an anonymous namespace: its DWARF has no linkage name, so addr2line (binutils 2.40)
 // names it from the symbol table the first time an address has it innermost, renames the

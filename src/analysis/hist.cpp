@@ -120,6 +120,7 @@ Hists::Hists(const HistConfig& config) : config_(config) {
   dso_names_.push_back("");  // id 0: no dso
   has_dso_key_ = config_.sort.dso_sorted;
   has_sym_key_ = config_.sort.has(SortKey::kSymbol);
+  tree_.set_key(config_.chain_key, config_.chain_srclines);
   SortSpec& spec = config_.sort;
   if (spec.sort_list.empty()) {
     // A spec from parse_sort_keys(): setup_sorting()'s default layout for its keys.
@@ -584,7 +585,7 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
   scratch_.clear();
   for (const HistFrame& f : s.chain) scratch_.push_back(f.chain);
   std::span<const ChainFrame> frames(scratch_);
-  if (config_.use_callchain && !frames.empty()) {
+  if (config_.use_callchain && !frames.empty() && !s.stale_chain) {
     leaves_.push_back(tree_.append(self.chain_root, frames, s.period));
     self.max_depth = std::max<uint32_t>(self.max_depth, static_cast<uint32_t>(frames.size()));
   }

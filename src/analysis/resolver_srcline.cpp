@@ -28,6 +28,28 @@ std::string_view Resolver::script_srcline(const Frame& f) {
   return s;
 }
 
+std::string_view Resolver::callchain_srcline(const Frame& f, bool show_addr) {
+  // An unwound frame carries its addr2line record's srcline (machine.c append_inlines()).
+  if (!f.srcline.empty()) return intern_srcline(f.srcline);
+  if (!f.map || !f.dso) return {};
+  // get_srcline(dso, map__rip_2objdump(map, al.addr), sym, show_sym=false, show_addr, al.addr)
+  // (srcline.c __get_srcline()).
+  std::string path;
+  uint64_t objdump_addr = f.addr;
+  if (addr2line_target(f, f.addr, &path, &objdump_addr)) {
+    const std::vector<InlineRecord>* recs = records_at(f, f.addr);
+    if (recs && !recs->empty()) return intern_srcline(recs->front().srcline);
+    if (!(f.sym && f.sym->name.ends_with("@plt"))) {
+      if (const std::vector<InlineRecord>* none = no_line_record(path, objdump_addr)) {
+        return intern_srcline(none->front().srcline);
+      }
+    }
+  }
+  if (!show_addr) return {};
+  if (f.sym) return intern_srcline(fmt::format("+{}", f.addr - f.sym->start));
+  return intern_srcline(fmt::format("{}[{:x}]", f.dso->short_name, objdump_addr));
+}
+
 std::string_view Resolver::srcline(const Frame& f, bool chain) {
   // An unwound frame carries its addr2line record's srcline (append_inlines() gives it to the
   // cursor node, fill_callchain_info() to the entry).

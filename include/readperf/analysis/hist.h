@@ -67,6 +67,13 @@ struct HistConfig {
   // The HIST_FILTER bits of the lists given (--comms/--pid/--tid, --dsos, --symbols): the
   // hierarchy's filter marks follow them (hist.c hist_entry__check_and_remove_filter()).
   uint8_t filter_lists = 0;
+  // hist.c evsel__output_resort_cb()'s use_callchain: the entries' call graphs are sorted,
+  // and printed, only for an event that records call chains, unless --show-ref-call-graph.
+  bool chains_sorted = true;
+  // callchain_param.key (`-g address|srcline`) and the srcline texts ChainFrame::srcline
+  // indexes (owned by the caller, alive as long as the histogram).
+  ChainKey chain_key = ChainKey::kFunction;
+  const std::vector<std::string_view>* chain_srclines = nullptr;
 };
 
 // One entry of perf's --hierarchy tree: the entries of its parent's with the same value of
@@ -147,6 +154,10 @@ struct HistSample {
   // Branch mode: the branch this entry is for (iter_add_next_branch_entry); `self` is its
   // target.
   const BranchInfo* branch = nullptr;
+  // `chain` is not the sample's: it has none, and perf's callchain cursor still holds the
+  // last chain resolved (callchain.c sample__resolve_callchain() returns before resetting it),
+  // which the Children walk then reads. The sample's own entry appends no chain.
+  bool stale_chain = false;
 };
 
 struct HistEntry {

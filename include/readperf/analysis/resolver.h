@@ -200,6 +200,10 @@ class Resolver {
   bool srcline_split(const Frame& f, std::string* file, uint32_t* line);
   // What `script -F +srcline` prints under a frame (empty: nothing).
   std::string_view script_srcline(const Frame& f);
+  // machine.c callchain_srcline() for a call-chain frame under `-g address` (`show_addr`) or
+  // `-g srcline`: the addr2line answer, else "+OFFSET" from the symbol or "DSO[ADDR]" with
+  // `show_addr`; interned, null data for none (no map, or no answer without `show_addr`).
+  std::string_view callchain_srcline(const Frame& f, bool show_addr);
 
   Machine& machine() { return machine_; }
   const Machine& machine() const { return machine_; }

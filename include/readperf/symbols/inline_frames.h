@@ -40,6 +40,9 @@ class InlineFrames {
   // srcline.c srcline_full_filename: records' srclines keep the whole path (set before the
   // first lookup).
   void set_full_source_path(bool on) { full_source_path_ = on; }
+  // binutils' DEBUGDIR, where addr2line looks for separate debug files (/usr/lib/debug; a
+  // test's tree otherwise). Set before the first lookup.
+  void set_debug_dir(std::string dir) { debug_dir_ = std::move(dir); }
   bool full_source_path() const { return full_source_path_; }
   InlineFrames(const InlineFrames&) = delete;
   InlineFrames& operator=(const InlineFrames&) = delete;
@@ -62,8 +65,10 @@ class InlineFrames {
   struct File;
   struct Naming;
   File* file(const std::string& path);
+  void open_separate_debug(File& f, const std::string& path);
   std::unordered_map<std::string, std::unique_ptr<File>> files_;
   bool full_source_path_ = false;
+  std::string debug_dir_ = "/usr/lib/debug";
 };
 
 // srcline.c srcline_from_fileline(): "FILE:LINE" with FILE cut to its base name (unless it
