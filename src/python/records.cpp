@@ -136,10 +136,10 @@ void record_dealloc(PyObject* self) {
   free_object(self);
 }
 
-#define U64_GETTER(name, expr)                                 \
-  PyObject* get_##name(PyObject* self, void*) {                \
-    const RecordRow& r = row_of(self);                         \
-    return PyLong_FromUnsignedLongLong(expr);                  \
+#define U64_GETTER(name, expr)                  \
+  PyObject* get_##name(PyObject* self, void*) { \
+    const RecordRow& r = row_of(self);          \
+    return PyLong_FromUnsignedLongLong(expr);   \
   }
 #define S64_GETTER(name, expr)                  \
   PyObject* get_##name(PyObject* self, void*) { \
@@ -275,7 +275,9 @@ PyObject* get_fields(PyObject* self, void*) {
   view.bytes = Bytes(b.bytes.data() + r.bytes_begin, r.bytes_size);
   view.decompressed = true;  // no offsets needed
   bool ok = true;
-  auto u64 = [&](const char* k, uint64_t v) { ok = ok && put(d, k, PyLong_FromUnsignedLongLong(v)); };
+  auto u64 = [&](const char* k, uint64_t v) {
+    ok = ok && put(d, k, PyLong_FromUnsignedLongLong(v));
+  };
   auto s64 = [&](const char* k, int64_t v) { ok = ok && put(d, k, PyLong_FromLongLong(v)); };
   auto str = [&](const char* k, std::string_view v) { ok = ok && put(d, k, str_from(v)); };
   switch (r.type) {
@@ -440,15 +442,16 @@ PyObject* record_repr(PyObject* self) {
   }
   PyObject* sym = get_symbol(self, nullptr);
   PyObject* comm = get_comm(self, nullptr);
-  PyObject* out = PyUnicode_FromFormat("<readperf.Record SAMPLE time=%llu %R %d/%d %R>",
-                                       static_cast<unsigned long long>(r.time), comm, r.pid,
-                                       r.tid, sym);
+  PyObject* out =
+      PyUnicode_FromFormat("<readperf.Record SAMPLE time=%llu %R %d/%d %R>",
+                           static_cast<unsigned long long>(r.time), comm, r.pid, r.tid, sym);
   Py_XDECREF(sym);
   Py_XDECREF(comm);
   return out;
 }
 
-#define GET(name, doc) {#name, get_##name, nullptr, const_cast<char*>(doc), nullptr}
+#define GET(name, doc) \
+  { #name, get_##name, nullptr, const_cast < char*>(doc), nullptr }
 PyGetSetDef record_getset[] = {
     GET(type, "the record type, perf's name: 'SAMPLE', 'MMAP2', 'COMM', 'FORK', ..."),
     GET(type_id, "the record type's number (PERF_RECORD_*)"),
@@ -473,11 +476,13 @@ PyGetSetDef record_getset[] = {
     GET(symoff, "offset of the address in its symbol, None without one"),
     GET(dso_map_start, "start of the sample's map, None without one"),
     GET(dso_map_end, "end of the sample's map, None without one"),
-    GET(callchain, "the call chain, leaf first: dicts of ip, sym {start, end, binding, name}, "
-                   "sym_off, dso, as perf's scripting gives them"),
+    GET(callchain,
+        "the call chain, leaf first: dicts of ip, sym {start, end, binding, name}, "
+        "sym_off, dso, as perf's scripting gives them"),
     GET(raw, "a sample's raw data (raw_buf: tracepoint fields), other records' whole bytes"),
-    GET(fields, "a side-band record's fields (MMAP/MMAP2, COMM, FORK/EXIT, LOST, "
-                "LOST_SAMPLES, THROTTLE, SWITCH, KSYMBOL), {} for others and samples"),
+    GET(fields,
+        "a side-band record's fields (MMAP/MMAP2, COMM, FORK/EXIT, LOST, "
+        "LOST_SAMPLES, THROTTLE, SWITCH, KSYMBOL), {} for others and samples"),
     GET(sample, "perf's sample dict (pid, tid, cpu, ip, time, period, ...), None for others"),
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 #undef GET
@@ -535,9 +540,8 @@ bool next_batch(IterObject* it) {
   if (!got) {
     if (!ch.status && !it->error) {
       const Error& e = ch.status.error();
-      PyObject* offset = e.offset() == Error::kNoOffset
-                             ? (Py_INCREF(Py_None), Py_None)
-                             : PyLong_FromUnsignedLongLong(e.offset());
+      PyObject* offset = e.offset() == Error::kNoOffset ? (Py_INCREF(Py_None), Py_None)
+                                                        : PyLong_FromUnsignedLongLong(e.offset());
       it->error = Py_BuildValue("(NsN)", str_from(e.message()), e.what().c_str(), offset);
     }
     return false;
@@ -644,10 +648,9 @@ void add_record_types(py::module_& m) {
   m.add_object("RecordIterator", reinterpret_cast<PyObject*>(iter_type));
 }
 
-py::object iterate_records(const std::string& path, const SymbolConfig& symbols,
-                           uint32_t max_stack, std::vector<std::string> event_names,
-                           std::vector<uint32_t> types, std::vector<uint32_t> events,
-                           bool callchains, py::object on_error) {
+py::object iterate_records(const std::string& path, const SymbolConfig& symbols, uint32_t max_stack,
+                           std::vector<std::string> event_names, std::vector<uint32_t> types,
+                           std::vector<uint32_t> events, bool callchains, py::object on_error) {
   auto context = std::make_shared<Context>();
   context->strings = PyList_New(0);
   context->event_names = PyTuple_New(static_cast<Py_ssize_t>(event_names.size()));
