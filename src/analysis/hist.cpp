@@ -197,8 +197,6 @@ void Hists::rename_placeholder_comms() {
     if (!added) remap.emplace(id, it->second);
   }
   placeholder_ids_.clear();
-  // Only a comm key collapses (sort_comm has the one se_collapse): without one, perf prints
-  // converted inline entries beside their function's own.
   if (remap.empty() || comm_word_ < 0) return;
   // hists__collapse_insert_entry(): entries equal under the final names become one, the stats
   // summed and the call chains merged into the first (with perf's own entries_in tree, when
@@ -504,10 +502,7 @@ uint32_t Hists::place(uint32_t cand, const Key& key, const HistSample& s, const 
     // Each process has maps of its own: whenever two processes of one command meet an
     // inline frame in turn, perf 6.1's --children moves its period to the function.
     e.map_id = f.map_id;
-    if (e.sym && e.sym->inlined && f.enclosing_sym) {
-      e.sym = f.enclosing_sym;
-      ++converted_;
-    }
+    if (e.sym && e.sym->inlined && f.enclosing_sym) e.sym = f.enclosing_sym;
   }
   return hit;
 }
@@ -607,16 +602,19 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
     at.level = level;
     if (config_.callchain_entries_user_level && f.chain.dso) at.level = '.';
     Key k = make_key(comm, s.thread, at, f.chain.ip, dso_name_id(f.chain.dso), s);
+    uint32_t id;
     if (entries_in_ && !by_time_) {
-      // perf's order: the he_cache check by comparison, then the lookup.
+      // perf's order: the he_cache check by comparison, then the lookup, of one candidate.
       uint32_t cand = stage(s, at, f.chain.ip, comm);
       if (cached_duplicate(cand)) {
         entries_.pop_back();
         continue;
       }
-      entries_.pop_back();
+      ++lookups_;
+      id = place(cand, k, s, at, created);
+    } else {
+      id = findnew(k, s, at, f.chain.ip, comm, created);
     }
-    uint32_t id = findnew(k, s, at, f.chain.ip, comm, created);
     HistEntry& e = entries_[id];
     // The duplicate check compares the cached entries with a he_tmp that has no .time
     // (hist.c iter_add_next_cumulative_entry()): with the time key it never matches, and a

@@ -505,7 +505,7 @@ class ReportSink : public EventSink {
     if (by_parent_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(hs.parent));
     for (const HistFrame& f : frames_) push_frame_key(f, f.chain.ip);
     // An inline frame's Children entry may change hands with the map it is met through
-    // (Hists::rehome()): such samples are added one by one.
+    // (Hists::place()): such samples are added one by one.
     if (hists.walks_entries_in() || mixed_chains_ ||
         (setup_.hist.children &&
          std::any_of(frames_.begin(), frames_.end(),

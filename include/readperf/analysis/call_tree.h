@@ -76,7 +76,6 @@ class CallTree {
     key_ = key;
     srclines_ = srclines;
   }
-  ChainKey key() const { return key_; }
   // A frame's srcline, empty for none.
   std::string_view srcline(const ChainFrame& f) const {
     return srclines_ && f.srcline ? (*srclines_)[f.srcline] : std::string_view();

@@ -361,8 +361,6 @@ class Hists {
   uint64_t lookups_ = 0;  // hists__findnew_entry() calls (and replayed ones)
   bool has_dso_key_ = false;
   bool has_sym_key_ = false;  // hists__has(hists, sym)
-  // Inline entries that became their function's (place()).
-  size_t converted_ = 0;
   // perf's hists->entries_in, kept once inline symbols make lookups inexact; null before.
   std::unique_ptr<RbOrder> entries_in_;
   std::vector<uint32_t> he_cache_;  // the entries the current sample added to (tree mode)
