@@ -120,6 +120,7 @@ class RecordStreamSink : public SampleStreamSink {
       for (const Frame& f : frames) add_frame(f);
     }
     if (s.raw_size) add_bytes(row, s.raw);
+    if (evsel.attr.type == kTypeTracepoint) row.format = tracepoint_format(evsel);
     row_done();
   }
 
@@ -148,6 +149,19 @@ class RecordStreamSink : public SampleStreamSink {
   bool wanted_event(uint32_t index) const {
     return cfg_.events.empty() ||
            std::find(cfg_.events.begin(), cfg_.events.end(), index) != cfg_.events.end();
+  }
+
+  // The format of `evsel`'s tracepoint. The tracing data comes in the header, or in a pipe
+  // as a record before the first tracepoint sample.
+  const tep_event* tracepoint_format(const Evsel& evsel) {
+    if (!tracing_ && !tracing_tried_ && pd_.tracing_data()) {
+      tracing_tried_ = true;
+      auto tf = TraceFormatter::create(*pd_.tracing_data());
+      if (tf) tracing_ = std::move(*tf);
+    }
+    if (!tracing_) return nullptr;
+    batch_.tracing = tracing_;
+    return tracing_->find_event(evsel.attr.config);
   }
 
   // python_process_callchain(): sym and sym_off when the node has a symbol, dso when it has
@@ -191,6 +205,8 @@ class RecordStreamSink : public SampleStreamSink {
   StringIds strings_;
   RecordBatch batch_;
   uint64_t file_offset_ = 0;
+  std::shared_ptr<const TraceFormatter> tracing_;
+  bool tracing_tried_ = false;
   bool handing_out_ = true;
   bool stopped_ = false;
 };

@@ -1,16 +1,49 @@
 """Recording.records() on the golden recordings, against what perf 6.1 printed for them
-(tests/golden/<case>/expected/*.txt.gz: script, report --stats, report -D). Run by ctest
-(python/readperf) with PYTHONPATH=build/python and READPERF_GOLDEN=tests/golden."""
+(tests/golden/<case>/expected/*.txt.gz: script, data convert --to-json, report --stats,
+report -D). Run by ctest (python/records) with PYTHONPATH=build/python and
+READPERF_GOLDEN=tests/golden."""
 
 import collections
 import gc
+import json
+import os
 import re
 
 import pytest
 
 import readperf
 from damage import damaged_copy
-from test_readperf import BUILDID, GOLDEN, golden, open_case, script_samples
+from test_readperf import BUILDID, GOLDEN, golden, open_case
+
+
+SCRIPT_HEAD = re.compile(r"^\s*(?P<comm>.+?)\s+(?P<tid>-?\d+)(?:\s+\[(?P<cpu>\d+)\])?\s+"
+                         r"(?P<time>\d+\.\d{6}):\s+(?:(?P<period>\d+)\s+)?(?P<event>\S+):"
+                         r"\s*(?P<trace>.*)$")
+
+
+def perf_script(case):
+    """perf script's samples as dicts: comm, tid, cpu, time, period, event, trace (the
+    tracepoint's formatted fields), chain (the call-chain lines: "addr sym+off (dso)")."""
+    out = []
+    for block in golden(case, "script").split("\n\n"):
+        lines = [l for l in block.split("\n") if l]
+        for line in lines:
+            m = SCRIPT_HEAD.match(line)
+            if not m:
+                out[-1]["chain"].append(line.strip())
+                continue
+            out.append(dict(m.groupdict(), chain=[]))
+    return out
+
+
+def perf_json(case):
+    """perf data convert --to-json's samples."""
+    return json.loads(golden(case, "json"))["samples"]
+
+
+def script_time(t):
+    """perf script's time: seconds and microseconds, truncated."""
+    return "%d.%06d" % (t // 10**9, t % 10**9 // 1000)
 
 
 def chain_text(frame):
@@ -22,34 +55,91 @@ def chain_text(frame):
     return "%s (%s)" % (sym, frame.get("dso", "[unknown]"))
 
 
-@pytest.mark.parametrize("case", ["spin-fp", "sideband"])
+def script_chain(lines):
+    """perf script's call-chain lines less their addresses. An inline frame's dso, which perf
+    prints "(inlined)", is the dso of the frame it was inlined into."""
+    out = [line.split(" ", 1)[1] for line in lines]
+    for i in reversed(range(len(out) - 1)):
+        if out[i].endswith(" (inlined)"):
+            out[i] = out[i][:-len("(inlined)")] + out[i + 1].rsplit(" ", 1)[1]
+    return out
+
+
+@pytest.mark.parametrize("case", ["spin-fp", "sideband", "tracepoint", "dwarf-cxx"])
 def test_samples_are_perf_scripts(case):
-    want = script_samples(case)
+    want = perf_script(case)
     got = [ev for ev in open_case(case).records() if ev.type == "SAMPLE"]
     assert len(got) == len(want) > 0
-    for i, (ev, (comm, tid, period, chain)) in enumerate(zip(got, want)):
-        assert (ev.comm, ev.tid, ev.period) == (comm, tid, period), i
-        assert [chain_text(f) for f in ev.callchain] == \
-            [line.split(" ", 1)[1] for line in chain], i
-        # The sample's own symbol and dso are its chain's leaf's.
-        leaf = ev.callchain[0]
-        assert ev.symbol == leaf.get("sym", {}).get("name")
-        assert ev.dso == leaf.get("dso")
-        assert ev.symoff == leaf.get("sym_off")
-        assert ev.ip == leaf["ip"]
+    for i, (ev, w) in enumerate(zip(got, want)):
+        assert (ev.comm, ev.tid, script_time(ev.time), ev.event) == (
+            w["comm"], int(w["tid"]), w["time"], w["event"]), i
+        if w["cpu"] is not None:
+            assert ev.cpu == int(w["cpu"]), i
+        if w["period"] is not None:
+            assert ev.period == int(w["period"]), i
+        if w["chain"]:
+            assert [chain_text(f) for f in ev.callchain] == script_chain(w["chain"]), i
+        if ev.callchain:
+            # The sample's own address is its chain's leaf, its symbol that address's (the
+            # frames before it with the same address are the functions inlined there).
+            leaf = ev.callchain[0]
+            assert ev.ip == leaf["ip"]
+            own = [f for f in ev.callchain if f["ip"] == ev.ip][-1]
+            assert ev.symbol == own.get("sym", {}).get("name")
+            assert ev.dso == own.get("dso")
+            assert ev.symoff == own.get("sym_off")
 
 
-def test_samples_are_the_sample_columns():
-    rec = open_case("dwarf-cxx")
-    cols = rec.sample_columns()
-    events = [e["name"] for e in rec.events]
-    got = [ev for ev in rec.records("SAMPLE")]
-    assert len(got) == len(cols["time"]) > 0
-    for i, ev in enumerate(got):
-        assert (ev.time, ev.pid, ev.tid, ev.cpu, ev.period) == (
-            cols["time"][i], cols["pid"][i], cols["tid"][i], cols["cpu"][i], cols["period"][i])
-        assert ev.event == events[cols["event"][i]]
-        assert ev.comm == rec.strings[cols["comm"][i]]
+@pytest.mark.parametrize("case", ["spin-fp", "tracepoint", "zstd"])
+def test_samples_are_perfs_json(case):
+    """pid, cpu, the exact time and the call chain's addresses, symbols and dsos as perf data
+    convert --to-json gives them (the sample's own address without a call chain)."""
+    want = perf_json(case)
+    got = list(open_case(case).records("SAMPLE"))
+    assert len(got) == len(want) > 0
+    for i, (ev, w) in enumerate(zip(got, want)):
+        assert (ev.time, ev.pid, ev.tid, ev.comm) == (
+            w["timestamp"], w["pid"], w["tid"], w["comm"]), i
+        assert ev.cpu == w.get("cpu", ev.cpu), i
+        frames = [(f["ip"], f.get("sym", {}).get("name"), f.get("dso")) for f in ev.callchain]
+        chain = [{k: v for k, v in (("ip", "%#x" % ip), ("symbol", sym),
+                                     ("dso", dso and os.path.basename(dso))) if v is not None}
+                 for ip, sym, dso in frames or [(ev.ip, ev.symbol, ev.dso)]]
+        assert chain == w["callchain"], i
+
+
+def test_tracepoint_fields_are_perfs():
+    """A tracepoint sample's fields decoded from its raw data: every field perf script's
+    trace text prints as a number or a string has that value."""
+    want = perf_script("tracepoint")
+    got = list(open_case("tracepoint").records("SAMPLE"))
+    assert len(got) == len(want) > 0
+    checked = collections.Counter()
+    for i, (ev, w) in enumerate(zip(got, want)):
+        f = ev.fields
+        assert f["common_pid"] == ev.tid or ev.tid == -1, i
+        assert f["common_type"] > 0, i
+        for key, text in re.findall(r"(\w+)=(\S+)", w["trace"]):
+            if key not in f:
+                continue
+            value = f[key]
+            if isinstance(value, str):
+                assert value == text, (i, key)
+            elif re.fullmatch(r"-?\d+", text):
+                assert value == int(text), (i, key)
+            else:
+                continue  # printed symbolically (prev_state=S)
+            checked[w["event"], key] += 1
+    # Every event's fields were compared, strings and numbers.
+    assert {e for e, _ in checked} == {"sched:sched_switch", "sched:sched_process_exec",
+                                       "sched:sched_process_fork"}
+    for key in ("prev_comm", "prev_pid", "prev_prio", "next_comm", "next_pid", "next_prio"):
+        assert checked["sched:sched_switch", key] == 325
+    assert checked["sched:sched_process_exec", "filename"] == 2
+    assert checked["sched:sched_process_fork", "child_pid"] == 4
+    # Other samples have none.
+    ev = next(iter(open_case("spin-fp").records("SAMPLE")))
+    assert ev.fields == {}
 
 
 STATS_LINE = re.compile(r"^\s+(\w+) events:\s+(\d+)", re.M)
@@ -133,7 +223,7 @@ def test_records_outlive_their_iteration():
     rec = open_case("spin-fp")
     kept = list(rec.records("SAMPLE"))
     gc.collect()
-    assert [ev.comm for ev in kept] == [c for c, _, _, _ in script_samples("spin-fp")]
+    assert [ev.comm for ev in kept] == [w["comm"] for w in perf_script("spin-fp")]
     # An iteration abandoned halfway stops its reader.
     it = rec.records()
     first = next(it)

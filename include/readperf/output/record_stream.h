@@ -18,10 +18,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "readperf/format/error.h"
+#include "readperf/output/trace_format.h"
 #include "readperf/reader/perf_data.h"
 #include "readperf/symbols/symbol_config.h"
 
@@ -41,8 +43,9 @@ struct RecordFrame {
 
 // One record. For a SAMPLE: the sample's fields, its thread's comm, its own address's dso and
 // symbol (perf's machine__resolve()), its call chain in `frames`, its raw data (tracepoints) in
-// `bytes`. For another record: its type, misc, sample_id fields (time, pid, tid, cpu, ~0 /
-// -1 when not recorded) and the whole record, header included, in `bytes`.
+// `bytes` and its tracepoint's format in `format`. For another record: its type, misc, sample_id
+// fields (time, pid, tid, cpu, ~0 / -1 when not recorded) and the whole record, header included, in
+// `bytes`.
 struct RecordRow {
   uint32_t type = 0;
   uint16_t misc = 0;
@@ -61,6 +64,8 @@ struct RecordRow {
   uint64_t symoff = 0, sym_start = 0, sym_end = 0, map_start = 0, map_end = 0;
   uint32_t frames_begin = 0, frames_count = 0;  // into RecordBatch::frames
   uint32_t bytes_begin = 0, bytes_size = 0;     // into RecordBatch::bytes
+  // A tracepoint sample's format (its fields: tracepoint_values.h), null for others.
+  const tep_event* format = nullptr;
 };
 
 struct RecordBatch {
@@ -70,6 +75,8 @@ struct RecordBatch {
   // The strings first used in this batch; the first has id `first_string` (id 0 is "").
   std::vector<std::string> new_strings;
   uint32_t first_string = 0;
+  // Owns the tracepoint formats the rows point to.
+  std::shared_ptr<const TraceFormatter> tracing;
 };
 
 struct RecordStreamConfig {
