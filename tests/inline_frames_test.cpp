@@ -12,9 +12,7 @@ constexpr const char* kDemo = "data/inline_demo";
 
 // What `addr2line -e data/inline_demo -i -f 0x401118` prints: square at its line, then each
 // inliner at the call site (README-inline_demo.md).
-TEST(InlineFrames, NestedInlinesInnermostFirst) {
-  InlineFrames inl;
-  const std::vector<InlineRecord>& r = inl.lookup(kDemo, 0x401118);
+void ExpectSquareInScaleInCompute(const std::vector<InlineRecord>& r) {
   ASSERT_EQ(r.size(), 3u);
   EXPECT_EQ(r[0].function, "square");
   EXPECT_EQ(r[0].line, 4u);
@@ -25,6 +23,11 @@ TEST(InlineFrames, NestedInlinesInnermostFirst) {
   for (const InlineRecord& x : r) {
     EXPECT_TRUE(x.file.ends_with("inline_demo.c")) << x.file;
   }
+}
+
+TEST(InlineFrames, NestedInlinesInnermostFirst) {
+  InlineFrames inl;
+  ExpectSquareInScaleInCompute(inl.lookup(kDemo, 0x401118));
 }
 
 TEST(InlineFrames, OutOfLineAddressIsOneRecord) {
@@ -48,6 +51,27 @@ TEST(InlineFrames, NoDebugInfoOrNoFileIsEmpty) {
   EXPECT_TRUE(inl.lookup(kDemo, 0x10).empty());  // no CU holds it
   EXPECT_TRUE(inl.lookup("data/does-not-exist", 0x401118).empty());
   EXPECT_TRUE(inl.lookup("data/inline_demo.c", 0x401118).empty());  // not ELF
+}
+
+// inline_demo without its DWARF, which is in a separate debug file (data/separate_debug/,
+// made with `objcopy --only-keep-debug` and `--strip-debug`): addr2line reads it, found by the
+// binary's build-id under DEBUGDIR/.build-id or by its .gnu_debuglink, and so does readperf.
+TEST(InlineFrames, SeparateDebugFileByBuildId) {
+  constexpr const char* kStripped = "data/separate_debug/by-build-id/inline_demo";
+  {
+    InlineFrames inl;  // DEBUGDIR /usr/lib/debug: not there
+    EXPECT_TRUE(inl.lookup(kStripped, 0x401118).empty());
+  }
+  InlineFrames inl;
+  inl.set_debug_dir("data/separate_debug/root");
+  ExpectSquareInScaleInCompute(inl.lookup(kStripped, 0x401118));
+}
+
+TEST(InlineFrames, SeparateDebugFileByDebuglink) {
+  // `printf '0x401118\n' | addr2line -f -i -e data/separate_debug/by-debuglink/inline_demo`
+  InlineFrames inl;
+  ExpectSquareInScaleInCompute(
+      inl.lookup("data/separate_debug/by-debuglink/inline_demo", 0x401118));
 }
 
 // The dwarf-cxx golden case's binary (tests/golden/README.md). Square::area is a member of a

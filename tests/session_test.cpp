@@ -110,6 +110,34 @@ TEST(Machine, ForkCopiesCommAndMapsOfANewProcess) {
   EXPECT_EQ(DsoAt(m, 2, 2, kMiscUser, 0x8000), "<not found>");
 }
 
+// Map::id is perf's `struct map` identity, which report --children compares (hist.c
+// hists__findnew_entry()): threads of a process share their maps, a forked process has copies
+// (maps__clone()), and the pieces left of a cut map are new maps (maps__fixup_overlappings()).
+TEST(Machine, MapIdsFollowPerfsMapStructs) {
+  Machine m;
+  m.process_mmap(UserMmap(1, 1, 0x1000, 0x3000, "/bin/p"), kMiscUser);
+  m.findnew_thread(1, 5);
+  auto id_at = [&](int32_t pid, int32_t tid, uint64_t addr) {
+    const Map* map = m.find_thread(pid, tid)->maps->find(addr);
+    return map ? map->id : 0u;
+  };
+  const uint32_t first = id_at(1, 1, 0x1000);
+  EXPECT_NE(first, 0u);
+  EXPECT_EQ(id_at(1, 5, 0x1000), first);
+  m.process_fork(TaskEvent{2, 1, 2, 1, 20, 0}, 20);
+  const uint32_t copy = id_at(2, 2, 0x1000);
+  EXPECT_NE(copy, 0u);
+  EXPECT_NE(copy, first);
+  m.process_mmap(UserMmap(1, 1, 0x2000, 0x1000, "/lib/new.so"), kMiscUser);
+  const uint32_t before = id_at(1, 1, 0x1000), cut = id_at(1, 1, 0x2000),
+                 after = id_at(1, 1, 0x3000);
+  EXPECT_NE(before, first);
+  EXPECT_NE(after, first);
+  EXPECT_NE(before, after);
+  EXPECT_NE(cut, before);
+  EXPECT_EQ(id_at(2, 2, 0x1000), copy);  // the child's copy is untouched
+}
+
 TEST(Machine, SynthesizedForkDoesNotCopyMaps) {
   Machine m;
   m.process_mmap(UserMmap(1, 1, 0x1000, 0x1000, "/bin/p"), kMiscUser);

@@ -13,20 +13,35 @@ uint64_t name_hash(std::string_view s) {
   return h;
 }
 
-int match_chain_frames(const ChainFrame& existing, const ChainFrame& incoming) {
+int match_chain_frames(const ChainFrame& existing, const ChainFrame& incoming, ChainKey key,
+                       std::string_view existing_srcline, std::string_view incoming_srcline) {
   const ChainFrame& a = existing;
   const ChainFrame& b = incoming;
+  // match_chain_strings(cnode->srcline, node->srcline): strcmp where both have one, the one
+  // without first... as MATCH_GT; neither: the function's comparison.
+  if (key == ChainKey::kSrcline) {
+    const bool ha = existing_srcline.data() != nullptr, hb = incoming_srcline.data() != nullptr;
+    if (ha && hb) {
+      int c = existing_srcline.compare(incoming_srcline);
+      return c < 0 ? -1 : c > 0 ? 1 : 0;
+    }
+    if (ha != hb) return ha ? -1 : 1;
+  }
   // "Compare inlined frames based on their symbol name because different inlined frames will
   // have the same symbol start."
-  if (a.sym && b.sym && (a.sym->inlined || b.sym->inlined)) {
+  const bool by_symbol = key != ChainKey::kAddress && a.sym && b.sym;
+  if (by_symbol && (a.sym->inlined || b.sym->inlined)) {
     int c = a.sym->name.compare(b.sym->name);
-    return c < 0 ? -1 : c > 0 ? 1 : 0;
+    if (c) return c < 0 ? -1 : 1;
+    // Equal names fall back to the addresses (match_chain_strings() found no MATCH_ERROR:
+    // equal), so the frames match.
+    return 0;
   }
   // match_chain_dso_addresses(): perf's dso comparison is by pointer, which follows creation
   // order.
   if (a.dso_order != b.dso_order) return a.dso_order < b.dso_order ? -1 : 1;
-  uint64_t x = a.sym && b.sym ? a.sym->start : a.ip;
-  uint64_t y = a.sym && b.sym ? b.sym->start : b.ip;
+  uint64_t x = by_symbol ? a.sym->start : a.ip;
+  uint64_t y = by_symbol ? b.sym->start : b.ip;
   if (x != y) return x < y ? -1 : 1;
   return 0;
 }
@@ -65,7 +80,9 @@ CallTree::NodeId CallTree::find_or_add(NodeId parent, const ChainFrame& f) {
   NodeId under = kNone;
   bool left = false;
   while (at != kNone) {
-    int m = match_chain_frames(nodes_[at].frame, f);
+    int m = key_ == ChainKey::kFunction ? match_chain_frames(nodes_[at].frame, f)
+                                        : match_chain_frames(nodes_[at].frame, f, key_,
+                                                             srcline(nodes_[at].frame), srcline(f));
     if (m == 0) return at;
     under = at;
     left = m < 0;

@@ -113,10 +113,14 @@ int value_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) {
 
 }  // namespace
 
+Hists::~Hists() = default;
+
 Hists::Hists(const HistConfig& config) : config_(config) {
   table_.assign(256, kEmpty);
   dso_names_.push_back("");  // id 0: no dso
   has_dso_key_ = config_.sort.dso_sorted;
+  has_sym_key_ = config_.sort.has(SortKey::kSymbol);
+  tree_.set_key(config_.chain_key, config_.chain_srclines);
   SortSpec& spec = config_.sort;
   if (spec.sort_list.empty()) {
     // A spec from parse_sort_keys(): setup_sorting()'s default layout for its keys.
@@ -195,7 +199,8 @@ void Hists::rename_placeholder_comms() {
   placeholder_ids_.clear();
   if (remap.empty() || comm_word_ < 0) return;
   // hists__collapse_insert_entry(): entries equal under the final names become one, the stats
-  // summed and the call chains merged into the first.
+  // summed and the call chains merged into the first (with perf's own entries_in tree, when
+  // finish() replays the collapse).
   std::unordered_map<uint64_t, std::vector<uint32_t>> by_hash;
   for (uint32_t id = 0; id < entries_.size(); ++id) {
     auto r = remap.find(entries_[id].comm);
@@ -204,6 +209,7 @@ void Hists::rename_placeholder_comms() {
       keys_[id].w[comm_word_] = r->second;
     }
   }
+  if (entries_in_) return;
   merged_.assign(entries_.size(), false);
   for (uint32_t id = 0; id < entries_.size(); ++id) {
     std::vector<uint32_t>& bucket = by_hash[key_hash(keys_[id])];
@@ -215,20 +221,7 @@ void Hists::rename_placeholder_comms() {
       bucket.push_back(id);
       continue;
     }
-    HistEntry& dst = entries_[into];
-    HistEntry& src = entries_[id];
-    dst.period += src.period;
-    dst.nr_events += src.nr_events;
-    dst.period_sys += src.period_sys;
-    dst.period_us += src.period_us;
-    dst.acc_period += src.acc_period;
-    dst.acc_events += src.acc_events;
-    dst.max_depth = std::max(dst.max_depth, src.max_depth);
-    if (config_.use_callchain) tree_.merge(dst.chain_root, src.chain_root);
-    // Left in entries() with nothing: readers of every entry count it once.
-    src.period = src.nr_events = src.acc_period = src.acc_events = 0;
-    src.period_sys = src.period_us = 0;
-    merged_[id] = true;
+    merge_entry(into, id);
   }
   // The lookup table is not used after finish(): rebuild it for what callers may still ask.
   table_.assign(table_.size(), kEmpty);
@@ -239,6 +232,24 @@ void Hists::rename_placeholder_comms() {
     while (table_[i] != kEmpty) i = (i + 1) & mask;
     table_[i] = id;
   }
+}
+
+void Hists::merge_entry(uint32_t dst_id, uint32_t src_id) {
+  HistEntry& dst = entries_[dst_id];
+  HistEntry& src = entries_[src_id];
+  dst.period += src.period;
+  dst.nr_events += src.nr_events;
+  dst.period_sys += src.period_sys;
+  dst.period_us += src.period_us;
+  dst.acc_period += src.acc_period;
+  dst.acc_events += src.acc_events;
+  // callchain.c callchain_merge() merges the branches only: dst's max_depth stays its own.
+  if (config_.use_callchain) tree_.merge(dst.chain_root, src.chain_root);
+  // Left in entries() with nothing: readers of every entry count it once.
+  src.period = src.nr_events = src.acc_period = src.acc_events = 0;
+  src.period_sys = src.period_us = 0;
+  if (merged_.empty()) merged_.assign(entries_.size(), false);
+  merged_[src_id] = true;
 }
 
 uint32_t Hists::dso_name_id(const Dso* dso) {
@@ -399,6 +410,14 @@ void Hists::grow_table() {
 uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f, uint64_t ip,
                         uint32_t comm, bool& created) {
   ++lookups_;
+  if (!entries_in_ && f.chain.sym && f.chain.sym->inlined && config_.children && has_sym_key_ &&
+      !config_.branch_mode) {
+    start_entries_in();
+  }
+  if (entries_in_) {
+    uint32_t cand = stage(s, f, ip, comm);
+    return place(cand, key, s, f, created);
+  }
   size_t mask = table_.size() - 1;
   size_t i = key_hash(key) & mask;
   for (;; i = (i + 1) & mask) {
@@ -410,6 +429,10 @@ uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f,
     }
   }
   created = true;
+  return commit(stage(s, f, ip, comm), key, s);
+}
+
+uint32_t Hists::stage(const HistSample& s, const HistFrame& f, uint64_t ip, uint32_t comm) {
   uint32_t id = static_cast<uint32_t>(entries_.size());
   HistEntry& e = entries_.emplace_back();
   e.thread = s.thread;
@@ -428,12 +451,69 @@ uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f,
   e.srcfile = f.srcfile;
   e.time = s.time;
   e.filtered = s.filtered;
+  e.map_id = f.map_id;
+  return id;
+}
+
+uint32_t Hists::commit(uint32_t id, const Key& key, const HistSample& s) {
+  HistEntry& e = entries_[id];
   if (config_.use_callchain) e.chain_root = tree_.new_root();
   if (config_.branch_mode) branches_.push_back(s.branch ? *s.branch : BranchInfo{});
   keys_.push_back(key);
+  size_t mask = table_.size() - 1;
+  size_t i = key_hash(key) & mask;
+  while (table_[i] != kEmpty) i = (i + 1) & mask;
   table_[i] = id;
   if (entries_.size() * 2 > table_.size()) grow_table();
   return id;
+}
+
+void Hists::start_entries_in() {
+  // The entries so far went into perf's tree one by one, each compared on its way down with
+  // a consistent order (only inline symbols and what they turn into break it), and found
+  // again by lookups that never missed: replaying their insertions rebuilds that tree.
+  entries_in_ = std::make_unique<RbOrder>();
+  for (uint32_t id = 0; id < entries_.size(); ++id) {
+    entries_in_->insert(id, [&](uint32_t other) { return collapse_cmp(other, id) < 0; });
+  }
+}
+
+uint32_t Hists::place(uint32_t cand, const Key& key, const HistSample& s, const HistFrame& f,
+                      bool& created) {
+  // hist.c hists__findnew_entry() on hists->entries_in itself: the walk down by
+  // hist_entry__cmp(iter, new), which inline symbols make no order (sort.c _sort__sym_cmp()
+  // compares them by name, other symbols by address), so a walk may miss an equal entry and
+  // add another; the candidate is dropped when one is met.
+  uint32_t hit = entries_in_->find([&](uint32_t other) { return collapse_cmp(other, cand); });
+  if (hit == RbOrder::kNil) {
+    created = true;
+    entries_in_->insert(cand, [&](uint32_t other) { return collapse_cmp(other, cand) < 0; });
+    return commit(cand, key, s);
+  }
+  entries_.pop_back();
+  created = false;
+  HistEntry& e = entries_[hit];
+  if (has_sym_key_ && e.map_id != f.map_id) {
+    // An entry met through another map than its own takes the new map, and its symbol
+    // becomes map__find_symbol(new map, sym->start). For an inline frame's symbol
+    // (srcline.c new_inline_sym(): the range of the function it is inlined into) that is
+    // the function itself: the entry, and the period this frame brings, go to the
+    // function's name from now on, and the inline frame's next visit makes a new entry.
+    // Each process has maps of its own: whenever two processes of one command meet an
+    // inline frame in turn, perf 6.1's --children moves its period to the function.
+    e.map_id = f.map_id;
+    if (e.sym && e.sym->inlined && f.enclosing_sym) e.sym = f.enclosing_sym;
+  }
+  return hit;
+}
+
+bool Hists::cached_duplicate(uint32_t cand) const {
+  // hist.c iter_add_next_cumulative_entry(): he_cache, the entries this sample already added
+  // to, compared by hist_entry__cmp() with the frame's before it is looked up.
+  for (uint32_t id : he_cache_) {
+    if (collapse_cmp(id, cand) == 0) return true;
+  }
+  return false;
 }
 
 void Hists::replay(std::span<const uint32_t> plan, uint64_t period, uint64_t count) {
@@ -473,6 +553,7 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
   bool created;
   Key key = make_key(comm, s.thread, s.self, s.self.addr, dso_name_id(s.self.chain.dso), s);
   uint32_t self_id = findnew(key, s, s.self, s.self.addr, comm, created);
+  he_cache_.assign(1, self_id);
   HistEntry& self = entries_[self_id];
   if (!self.filtered) ++nr_non_filtered_samples_;  // hists__inc_nr_samples()
   self.period += s.period;
@@ -499,7 +580,7 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
   scratch_.clear();
   for (const HistFrame& f : s.chain) scratch_.push_back(f.chain);
   std::span<const ChainFrame> frames(scratch_);
-  if (config_.use_callchain && !frames.empty()) {
+  if (config_.use_callchain && !frames.empty() && !s.stale_chain) {
     leaves_.push_back(tree_.append(self.chain_root, frames, s.period));
     self.max_depth = std::max<uint32_t>(self.max_depth, static_cast<uint32_t>(frames.size()));
   }
@@ -521,12 +602,25 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
     at.level = level;
     if (config_.callchain_entries_user_level && f.chain.dso) at.level = '.';
     Key k = make_key(comm, s.thread, at, f.chain.ip, dso_name_id(f.chain.dso), s);
-    uint32_t id = findnew(k, s, at, f.chain.ip, comm, created);
+    uint32_t id;
+    if (entries_in_ && !by_time_) {
+      // perf's order: the he_cache check by comparison, then the lookup, of one candidate.
+      uint32_t cand = stage(s, at, f.chain.ip, comm);
+      if (cached_duplicate(cand)) {
+        entries_.pop_back();
+        continue;
+      }
+      ++lookups_;
+      id = place(cand, k, s, at, created);
+    } else {
+      id = findnew(k, s, at, f.chain.ip, comm, created);
+    }
     HistEntry& e = entries_[id];
     // The duplicate check compares the cached entries with a he_tmp that has no .time
     // (hist.c iter_add_next_cumulative_entry()): with the time key it never matches, and a
     // frame met twice (recursion, the sample's own ip) counts twice.
-    if (!created && e.stamp == stamp_ && !by_time_) continue;
+    if (!entries_in_ && !created && e.stamp == stamp_ && !by_time_) continue;
+    he_cache_.push_back(id);
     e.stamp = stamp_;
     e.acc_period += s.period;
     e.acc_events += 1;
@@ -829,6 +923,25 @@ int Hists::sort_key_cmp(SortKey key, uint32_t a_id, uint32_t b_id) const {
 
 void Hists::finish() {
   rename_placeholder_comms();
+  // With perf's entries_in tree kept (start_entries_in()), its order is the one the lookups
+  // made, and the collapse merges what it finds equal (hists__collapse_insert_entry():
+  // duplicates the inexact lookups added, inline entries now their function's).
+  std::vector<uint32_t> kept_order;
+  if (entries_in_) {
+    kept_order = entries_in_->in_order();
+    if (config_.sort.has(SortKey::kComm)) {
+      RbOrder collapsed;
+      for (uint32_t id : kept_order) {
+        uint32_t hit = collapsed.find([&](uint32_t other) { return collapse_cmp(other, id); });
+        if (hit != RbOrder::kNil) {
+          merge_entry(hit, id);
+          continue;
+        }
+        collapsed.insert(id, [&](uint32_t other) { return collapse_cmp(other, id) < 0; });
+      }
+      kept_order = collapsed.in_order();
+    }
+  }
   tree_.finish();
   // --hierarchy: hists__collapse_resort() inserts the entries of hists->entries_in, in that
   // tree's order and with the filter bits the samples gave them, level by level.
@@ -884,9 +997,17 @@ void Hists::finish() {
     return tree.in_order();
   };
   // hists__add_dummy_entry() inserts the group's dummies into the last of those trees.
-  if (config_.sort.has(SortKey::kComm)) order_ = replay_tree(order_);
-  order_.insert(order_.end(), dummies.begin(), dummies.end());
-  order_ = replay_tree(order_);
+  if (entries_in_) {
+    order_ = std::move(kept_order);
+    if (!dummies.empty()) {
+      order_.insert(order_.end(), dummies.begin(), dummies.end());
+      order_ = replay_tree(order_);
+    }
+  } else {
+    if (config_.sort.has(SortKey::kComm)) order_ = replay_tree(order_);
+    order_.insert(order_.end(), dummies.begin(), dummies.end());
+    order_ = replay_tree(order_);
+  }
   // Then perf's output tree replayed: each entry of the collapsed tree goes left of the
   // entries it sorts before, right otherwise.
   RbOrder out;

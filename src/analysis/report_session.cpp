@@ -43,6 +43,8 @@ struct SessionState {
   Machine machine;
   SymbolCache symbols;
   Resolver resolver;  // owns the symbols it makes for KSYMBOL maps
+  // ChainFrame::srcline's texts (`-g address|srcline`), read when the report prints.
+  std::vector<std::string_view> chain_srclines{std::string_view()};
 };
 
 class ReportSink : public EventSink {
@@ -175,6 +177,9 @@ class ReportSink : public EventSink {
       }
       if (!fl.dsos.empty()) config.filter_lists |= kHistFilterDso;
       if (!fl.symbols.empty()) config.filter_lists |= kHistFilterSymbol;
+      config.chain_srclines = &state_->chain_srclines;
+      config.chains_sorted =
+          (evsel.attr.sample_type & kSampleCallchain) || setup_.show_ref_callgraph;
       h = std::make_unique<Hists>(config);
     }
     return *h;
@@ -290,7 +295,24 @@ class ReportSink : public EventSink {
     h.sym_addr = f.sym_addr;
     h.level = f.level;
     h.map_size = f.map ? f.map->end - f.map->start : 0;
+    h.map_id = f.map ? f.map->id : 0;
+    h.enclosing_sym = f.enclosing_sym;
+    if (chain && setup_.hist.chain_key != ChainKey::kFunction) {
+      h.chain.srcline = chain_srcline_id(
+          resolver_.callchain_srcline(f, setup_.hist.chain_key == ChainKey::kAddress));
+    }
     return h;
+  }
+
+  // ChainFrame::srcline: an index into SessionState::chain_srclines (0 for none), texts the
+  // resolver interned (equal texts, one pointer).
+  uint32_t chain_srcline_id(std::string_view s) {
+    if (!s.data()) return 0;
+    std::vector<std::string_view>& texts = state_->chain_srclines;
+    auto [it, added] =
+        chain_srcline_ids_.try_emplace(s.data(), static_cast<uint32_t>(texts.size()));
+    if (added) texts.push_back(s);
+    return it->second;
   }
 
   // machine.c ip__resolve_ams(): a branch address may be on either side of the kernel
@@ -394,7 +416,7 @@ class ReportSink : public EventSink {
                          (s.sample_type & (kSampleRegsUser | kSampleStackUser)) ==
                              (kSampleRegsUser | kSampleStackUser) &&
                          s.user_stack_size != 0;
-    const bool uncached = unwound || with_trace_;
+    const bool uncached = unwound || with_trace_ || hists.walks_entries_in() || mixed_chains_;
     const RepeatCache::Hash raw_hash = RepeatCache::hash(key_);
     if (size_t slot = uncached ? RepeatCache::kNone : rep.raw.find_slot(raw_hash);
         slot != RepeatCache::kNone) {
@@ -451,6 +473,17 @@ class ReportSink : public EventSink {
         if (!f.chain.sym && !f.chain.dso) f.level = 0;
       }
     }
+    if (mixed_chains_) {
+      // callchain.c sample__resolve_callchain(): a sample without a chain leaves perf's
+      // cursor as the last one resolved left it, and the Children walk reads that.
+      if (with_chain) {
+        cursor_frames_ = frames_;
+        cursor_set_ = true;
+      } else if (!s.has_callchain && cursor_set_) {
+        frames_ = cursor_frames_;
+        hs.stale_chain = true;
+      }
+    }
     hs.chain = frames_;
     // hist.c symbol__parent_filter(), after the walk (which may have reset the filter bits).
     if (setup_.exclude_other && !hs.parent) hs.filtered |= kHistFilterParent;
@@ -471,6 +504,15 @@ class ReportSink : public EventSink {
     if (with_trace_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(trace.data()));
     if (by_parent_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(hs.parent));
     for (const HistFrame& f : frames_) push_frame_key(f, f.chain.ip);
+    // An inline frame's Children entry may change hands with the map it is met through
+    // (Hists::place()): such samples are added one by one.
+    if (hists.walks_entries_in() || mixed_chains_ ||
+        (setup_.hist.children &&
+         std::any_of(frames_.begin(), frames_.end(),
+                     [](const HistFrame& f) { return f.enclosing_sym != nullptr; }))) {
+      hists.add(hs);
+      return;
+    }
     const RepeatCache::Hash resolved_hash = RepeatCache::hash(resolved_key_);
     if (std::span<const uint32_t> plan = rep.resolved.find(resolved_hash); !plan.empty()) {
       hists.replay(plan, period);
@@ -534,6 +576,10 @@ class ReportSink : public EventSink {
     resolved_key_.push_back(w);
     resolved_key_.push_back(f.chain.sym ? reinterpret_cast<uintptr_t>(f.chain.sym) : addr);
     if (with_srcline_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(f.srcline.data()));
+    if (setup_.hist.chain_key != ChainKey::kFunction) {
+      resolved_key_.push_back(addr);
+      resolved_key_.push_back(f.chain.srcline);
+    }
     if (by_dso_size_) resolved_key_.push_back(f.map_size);
     if (with_srcfile_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(f.srcfile.data()));
   }
@@ -565,6 +611,18 @@ class ReportSink : public EventSink {
   bool version_seen_ = false;
   const ReportSetup& setup_;
   const bool with_srcline_ = setup_.hist.sort.has(SortKey::kSrcline);  // after setup_
+  std::unordered_map<const char*, uint32_t> chain_srcline_ids_;
+  // Children over events with and without call chains: perf's stale cursor (add_sample()),
+  // tracked through every sample, none replayed.
+  const bool mixed_chains_ = setup_.hist.children && setup_.hist.use_callchain && [this] {
+    bool with = false, without = false;
+    for (size_t i = 0; i < pd_.events().size(); ++i) {
+      ((pd_.events()[i].attr.sample_type & kSampleCallchain) ? with : without) = true;
+    }
+    return with && without;
+  }();
+  std::vector<HistFrame> cursor_frames_;
+  bool cursor_set_ = false;
   const bool with_trace_ = setup_.hist.sort.has(SortKey::kTrace);
   const bool with_srcfile_ = setup_.hist.sort.has(SortKey::kSrcfile);
   // Sort keys that tell samples apart by more than their thread and addresses: repeat keys

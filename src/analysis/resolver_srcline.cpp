@@ -28,6 +28,28 @@ std::string_view Resolver::script_srcline(const Frame& f) {
   return s;
 }
 
+std::string_view Resolver::callchain_srcline(const Frame& f, bool show_addr) {
+  // An unwound frame carries its addr2line record's srcline (machine.c append_inlines()).
+  if (!f.srcline.empty()) return intern_srcline(f.srcline);
+  if (!f.map || !f.dso) return {};
+  // get_srcline(dso, map__rip_2objdump(map, al.addr), sym, show_sym=false, show_addr, al.addr)
+  // (srcline.c __get_srcline()).
+  std::string path;
+  uint64_t objdump_addr = f.addr;
+  if (addr2line_target(f, f.addr, &path, &objdump_addr)) {
+    const std::vector<InlineRecord>* recs = records_at(f, f.addr);
+    if (recs && !recs->empty()) return intern_srcline(recs->front().srcline);
+    if (!(f.sym && f.sym->name.ends_with("@plt"))) {
+      if (const std::vector<InlineRecord>* none = no_line_record(path, objdump_addr)) {
+        return intern_srcline(none->front().srcline);
+      }
+    }
+  }
+  if (!show_addr) return {};
+  if (f.sym) return intern_srcline(fmt::format("+{}", f.addr - f.sym->start));
+  return intern_srcline(fmt::format("{}[{:x}]", f.dso->short_name, objdump_addr));
+}
+
 std::string_view Resolver::srcline(const Frame& f, bool chain) {
   // An unwound frame carries its addr2line record's srcline (append_inlines() gives it to the
   // cursor node, fill_callchain_info() to the entry).
@@ -123,12 +145,15 @@ const InlineRecord* Resolver::line_record(const Frame& f) {
 }
 
 const std::vector<InlineRecord>* Resolver::no_line_record(const std::string& path, uint64_t addr) {
-  std::string file;
-  if (!inlines_.symbol_source_file(path, addr, &file)) return nullptr;
-  auto [it, inserted] = no_line_records_.try_emplace(file);
+  std::string file, function;
+  if (!inlines_.symbol_source_file(path, addr, &file, &function)) return nullptr;
+  // The record names the function addr2line prints: among aliases of one address the first
+  // in the symbol table (`fork` where perf's symbol is `__libc_fork`), which append_inlines()
+  // then shows as an inline frame of perf's symbol (srcline.c new_inline_sym()).
+  auto [it, inserted] = no_line_records_.try_emplace(file + '\0' + function);
   if (inserted) {
-    it->second.push_back(
-        InlineRecord{"", file, 0, srcline_from_fileline(file, 0, inlines_.full_source_path())});
+    it->second.push_back(InlineRecord{function, file, 0,
+                                      srcline_from_fileline(file, 0, inlines_.full_source_path())});
   }
   return &it->second;
 }

@@ -209,6 +209,7 @@ void Resolver::expand_unwound(const Thread& t, uint64_t ip, std::vector<Frame>& 
         if (syms[i].inlined) {
           fi.sym = &syms[i];
           fi.inlined = true;
+          fi.enclosing_sym = f.sym;
         }
         out.push_back(fi);
       }

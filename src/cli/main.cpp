@@ -130,6 +130,10 @@ int run(int argc, char** argv) {
   rep->add_flag("--stdio", report.stdio, "plain text output");
   rep->add_flag("--children")->description("accumulate callchains of children (default)");
   rep->add_flag("--no-children")->description("do not accumulate callchains of children");
+  rep->add_flag("--show-ref-call-graph", report.show_ref_callgraph,
+                "show the call graphs of an event without its own (the reference event's)");
+  rep->add_flag("--skip-empty")->description("do not display empty (or dummy) events (default)");
+  rep->add_flag("--no-skip-empty")->description("display empty (or dummy) events too");
   // builtin-report.c OPT_BOOLEAN "inline" (symbol_conf.inline_name, true by default).
   rep->add_flag("--inline")->description("inline frames in DWARF-unwound call chains (default)");
   rep->add_flag("--no-inline")->description("no inline frames in call chains");
@@ -282,6 +286,8 @@ int run(int argc, char** argv) {
   for (const CLI::Option* o : rep->parse_order()) {
     if (o->check_lname("children")) report.children = true;
     if (o->check_lname("no-children")) report.children = false;
+    if (o->check_lname("skip-empty")) report.skip_empty = true;
+    if (o->check_lname("no-skip-empty")) report.skip_empty = false;
     if (o->check_lname("inline")) report.inline_names = true;
     if (o->check_lname("no-inline")) report.inline_names = false;
     if (o->check_lname("group")) report.group = true;

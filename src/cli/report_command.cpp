@@ -55,7 +55,7 @@ int run_report(const ReportOptions& opts) {
     return 0;
   }
   if (opts.dump_raw_trace) {
-    Status st = run_dump(pd, out);
+    Status st = run_dump(pd, out, opts.skip_empty);
     if (!st) {
       out.flush();
       return processing_failed(st.error());
@@ -86,10 +86,10 @@ int run_report(const ReportOptions& opts) {
     Status st = pd.process(counts, po);
     // __cmd_report() returns before stats_print() when processing failed.
     if (!st) return processing_failed(st.error());
-    print_aggregated_stats(counts, pd, out);
+    print_aggregated_stats(counts, pd, out, opts.skip_empty);
     // builtin-report.c stats_setup() leaves the EVENT_UPDATE and HEADER_FEATURE handlers as
     // stubs: a pipe's events keep the names perf derives from their attrs.
-    print_event_stats(counts, pd, out, pd.kind() == ContainerKind::kPipe);
+    print_event_stats(counts, pd, out, pd.kind() == ContainerKind::kPipe, opts.skip_empty);
     out.flush();
     warn_skipped(pd);
     return 0;

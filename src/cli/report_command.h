@@ -17,8 +17,10 @@ struct ReportOptions {
   bool stdio = false;
 
   // The histogram report (builtin-report.c options).
-  std::string buildid_dir;                   // the global --buildid-dir
-  bool mini_debuginfo = true;                // the global --no-minidebuginfo turns it off
+  std::string buildid_dir;          // the global --buildid-dir
+  bool mini_debuginfo = true;       // the global --no-minidebuginfo turns it off
+  bool show_ref_callgraph = false;  // --show-ref-call-graph
+  bool skip_empty = true;  // --skip-empty / --no-skip-empty: events and record types never seen
   std::optional<bool> children;              // --children / --no-children; unset: perf's default
   std::string sort;                          // -s/--sort; empty: perf's default
   std::optional<float> percent_limit;        // --percent-limit

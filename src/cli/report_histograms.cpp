@@ -50,6 +50,7 @@ struct ChainParams {
   bool use_callchain = false;
   bool order_set = false;
   bool caller = false;
+  ChainKey key = ChainKey::kFunction;  // callchain_param.key
 };
 
 // callchain.c __parse_callchain_report_opt().
@@ -85,7 +86,12 @@ Status parse_call_graph(std::string arg, ChainParams& cp, ReportPrintOptions& po
       cp.caller = false;
       cp.order_set = true;
     } else if (is_prefix(tok, "function")) {
-    } else if (is_prefix(tok, "address") || is_prefix(tok, "srcline") || is_prefix(tok, "branch")) {
+      cp.key = ChainKey::kFunction;
+    } else if (is_prefix(tok, "address")) {
+      cp.key = ChainKey::kAddress;
+    } else if (is_prefix(tok, "srcline")) {
+      cp.key = ChainKey::kSrcline;
+    } else if (is_prefix(tok, "branch")) {
       return make_error(fmt::format("--call-graph key `{}' is not supported yet", tok));
     } else if (is_prefix(tok, "percent")) {
       po.chain_value = ChainValue::kPercent;
@@ -271,6 +277,8 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.hist.children = cumulate;
   setup.hist.use_callchain = cp.use_callchain;
   setup.hist.caller_order = cp.caller;
+  setup.hist.chain_key = cp.key;
+  setup.show_ref_callgraph = opts.show_ref_callgraph;
   setup.hist.verbose = opts.verbose > 0;
   setup.hist.show_nr_samples = opts.show_nr_samples;
   setup.hist.filter_relative = opts.percentage_relative;
@@ -343,6 +351,8 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   prefetch_symbols(pd, setup.symbols);
   po.dso_filter = !setup.filters.dsos.empty();
   po.quiet = opts.quiet;
+  po.skip_empty = opts.skip_empty;
+  po.show_ref_callgraph = opts.show_ref_callgraph;
   po.field_sep = opts.field_sep;
   po.event_group = setup.event_group;
   if (opts.column_widths) {
@@ -410,8 +420,14 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     }
   }
   std::vector<ReportSection> sections;
+  // --no-skip-empty: an event never sampled gets its section, from an empty histogram.
+  std::vector<std::unique_ptr<Hists>> empty;
   for (size_t i = 0; i < pd.events().size(); ++i) {
     const Hists* h = i < data->hists.size() ? data->hists[i].get() : nullptr;
+    if (!h && !opts.skip_empty) {
+      h = empty.emplace_back(std::make_unique<Hists>(setup.hist)).get();
+      empty.back()->finish();
+    }
     sections.push_back({event_name(pd.events()[i]), h});
   }
   for (const EventGroup& g : data->groups) {

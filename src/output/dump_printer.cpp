@@ -110,12 +110,12 @@ class DumpSink : public EventSink {
     out_.maybe_flush();
   }
 
-  void finish() {
-    print_aggregated_stats(stats_, pd_, out_);
+  void finish(bool skip_empty) {
+    print_aggregated_stats(stats_, pd_, out_, skip_empty);
     // evlist__fprintf_nr_events() with the samples the report tool added to its histograms.
     stats_.nr_samples = samples_;
     stats_.nr_lost_samples.assign(samples_.size(), 0);
-    print_event_stats(stats_, pd_, out_);
+    print_event_stats(stats_, pd_, out_, false, skip_empty);
   }
 
  private:
@@ -224,7 +224,7 @@ class DumpSink : public EventSink {
 
 }  // namespace
 
-Status run_dump(PerfData& data, OutBuffer& out) {
+Status run_dump(PerfData& data, OutBuffer& out, bool skip_empty) {
   // session.c __perf_session__new(): without sample_id_all perf cannot order by time.
   bool ordered = true;
   if (data.kind() != ContainerKind::kPipe && !data.events().sample_id_all()) {
@@ -238,7 +238,7 @@ Status run_dump(PerfData& data, OutBuffer& out) {
   po.ordered = ordered;
   Status st = data.process(sink, po);
   if (!st) return st;
-  sink.finish();
+  sink.finish(skip_empty);
   out.flush();
   return {};
 }

@@ -5,9 +5,13 @@
 // the end-of-features marker (builtin-report.c process_feature_event()).
 #include "readperf/output/header_printer.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <bitset>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
@@ -147,6 +151,75 @@ Status run_header(PerfData& data, bool show_info, OutBuffer& out) {
   return {};
 }
 
+namespace {
+
+// A recording whose recorder was killed (data size 0 in its header): perf reads the feature
+// table where the records start (header.c perf_header__process_sections(): the table at
+// data offset + data size, read whole or not at all) and takes record bytes for sections.
+// Each section it can seek to (lseek() fails for an offset past what the file system allows,
+// or negative as an off_t) is processed at open, reading on from there as far as the file
+// goes (perf_file_section__process(): its reads are not bounded by the section), and printed
+// from what that left in perf_env: mostly perf's lines for nothing ("# hostname : (null)").
+// Returns false where this is not such a file.
+bool print_killed_features(const PerfData& data, bool show_info, OutBuffer& out,
+                           std::bitset<256>* recorded_features) {
+  if (data.kind() == ContainerKind::kPipe) return false;
+  std::string path = data.kind() == ContainerKind::kDirectory ? data.path() + "/data" : data.path();
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st;
+  void* map = MAP_FAILED;
+  if (fstat(fd, &st) == 0 && st.st_size > 0) {
+    map = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+  }
+  if (map == MAP_FAILED) {
+    close(fd);
+    return false;
+  }
+  Bytes file(static_cast<const std::byte*>(map), static_cast<size_t>(st.st_size));
+  auto h = parse_file_header(file);
+  const bool killed = h && !h->is_pipe && h->data.size == 0;
+  if (killed) {
+    *recorded_features = h->features;
+    const uint64_t at = h->feature_table_offset();
+    const uint64_t nr = h->features.count();
+    // The table, if the file holds it whole; then the sections perf can seek to.
+    std::vector<std::pair<uint32_t, uint64_t>> seekable;  // feature, offset
+    if (nr && at <= file.size() && nr * 16 <= file.size() - at) {
+      ByteCursor table(file.subspan(at, nr * 16), data.order(), at);
+      for (uint32_t feat = 0; feat < kFeatLastFeature6_1; ++feat) {
+        if (!h->features[feat]) continue;
+        uint64_t offset = table.u64();
+        table.u64();  // the size: perf's reads do not look at it
+        if (lseek(fd, static_cast<off_t>(offset), SEEK_SET) == static_cast<off_t>(-1)) continue;
+        seekable.emplace_back(feat, offset);
+      }
+    }
+    Features env;
+    FeatureContext fctx{.swapped = data.order() == ByteOrder::kSwapped,
+                        .is_directory = data.kind() == ContainerKind::kDirectory,
+                        .nr_events = data.events().size()};
+    for (const auto& [feat, offset] : seekable) {
+      if (!has_process(feat) || feat == kFeatBuildId) continue;  // build-ids print nothing
+      uint64_t off = std::min<uint64_t>(offset, file.size());
+      Status parsed =
+          parse_feature(feat, ByteCursor(file.subspan(off), data.order(), off), fctx, env);
+      if (!parsed && perf_stops_on_error(feat)) break;
+    }
+    PrintContext ctx{.env = env,
+                     .events = data.events(),
+                     .order = data.order(),
+                     .full = show_info,
+                     .file_mode = true};
+    for (const auto& [feat, offset] : seekable) print_feature(feat, ctx, out);
+  }
+  munmap(map, static_cast<size_t>(st.st_size));
+  close(fd);
+  return killed;
+}
+
+}  // namespace
+
 void print_header_info(const PerfData& data, bool show_info, OutBuffer& out) {
   const FileHeader& h = data.header();
   FileSection d = recorded_data_section(data);
@@ -167,12 +240,15 @@ void print_header_info(const PerfData& data, bool show_info, OutBuffer& out) {
                    .order = data.order(),
                    .full = show_info,
                    .file_mode = true};
-  for (const auto& [feat, section] : data.feature_sections()) {
-    if (feat < kFeatLastFeature6_1) print_feature(feat, ctx, out);
+  std::bitset<256> features = h.features;
+  if (!print_killed_features(data, show_info, out, &features)) {
+    for (const auto& [feat, section] : data.feature_sections()) {
+      if (feat < kFeatLastFeature6_1) print_feature(feat, ctx, out);
+    }
   }
   out.write("# missing features: ");
   for (uint32_t bit = 1; bit < kFeatLastFeature6_1; ++bit) {
-    if (!h.features[bit]) out.print("{} ", feature_name(bit));
+    if (!features[bit]) out.print("{} ", feature_name(bit));
   }
   out.write("\n# ========\n#\n");
 }

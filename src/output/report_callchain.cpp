@@ -19,10 +19,15 @@ using NodeId = CallTree::NodeId;
 // The int depth masks of ui/stdio/hist.c, with x86's shift-count masking past 31 levels.
 uint32_t bit(int i) { return 1u << (static_cast<unsigned>(i) & 31); }
 
-// callchain.c callchain_list__sym_name().
-void append_frame_name(fmt::memory_buffer& b, const ChainFrame& f) {
+// callchain.c callchain_list__sym_name(): with `-g address` or `-g srcline`, the symbol's
+// name and the node's srcline.
+void append_frame_name(fmt::memory_buffer& b, const ChainFrame& f, std::string_view srcline) {
   if (f.sym) {
     b.append(f.sym->name);
+    if (!srcline.empty()) {
+      b.push_back(' ');
+      b.append(srcline);
+    }
     if (f.sym->inlined) b.append(std::string_view(" (inlined)"));
   } else if (f.ip) {
     fmt::format_to(std::back_inserter(b), "{:#x}", f.ip);
@@ -122,7 +127,7 @@ class GraphPrinter {
     for (int i = 0; i < left_margin; ++i) b_.push_back(' ');
   }
 
-  void name(const ChainFrame& f) { append_frame_name(b_, f); }
+  void name(const ChainFrame& f) { append_frame_name(b_, f, tree_.srcline(f)); }
 
   void value(uint64_t cumul, uint64_t cumul_count, uint64_t total) {
     append_chain_value(b_, opts_.chain_value, cumul, cumul_count, total);
@@ -291,7 +296,7 @@ class FlatPrinter {
     }
   }
 
-  void name(const ChainFrame& f) { append_frame_name(b_, f); }
+  void name(const ChainFrame& f) { append_frame_name(b_, f, tree_.srcline(f)); }
 
   void value(uint64_t period, uint64_t count, uint64_t total) {
     append_chain_value(b_, opts_.chain_value, period, count, total);

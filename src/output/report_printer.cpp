@@ -105,6 +105,10 @@ void print_section(const ReportSection& s, const ReportPrintOptions& opts,
     out.print("# Samples: {}{} of event{} '{}'", n, unit, s.nr_members > 1 ? "s" : "",
               s.event_name);
     if (!opts.time_slices.empty()) out.print(" (time slices: {})", opts.time_slices);
+    // builtin-report.c hists__fprintf_nr_sample_events().
+    if (opts.show_ref_callgraph && s.event_name.find("call-graph=no") != std::string::npos) {
+      out.write(", show reference callgraph");
+    }
     out.print("\n# Event count (approx.): {}", nr_events);
     if (c.socket_filter > -1) out.print("\n# Processor Socket: {}", c.socket_filter);
     out.print("\n#\n");
@@ -132,7 +136,7 @@ void print_section(const ReportSection& s, const ReportPrintOptions& opts,
     }
     if (percent < opts.percent_limit) continue;
     print_entry_line(hists, id, cols, opts.field_sep, limit, mispredict, out);
-    if (c.use_callchain) print_entry_callchain(hists, e, opts, out);
+    if (c.use_callchain && c.chains_sorted) print_entry_callchain(hists, e, opts, out);
     out.maybe_flush();
   }
   out.write("\n\n");
@@ -142,11 +146,12 @@ void print_section(const ReportSection& s, const ReportPrintOptions& opts,
 
 void print_report(std::span<const ReportSection> sections, uint64_t total_lost_samples,
                   const ReportPrintOptions& options, OutBuffer& out) {
-  // builtin-report.c evlist__tty_browse_hists(); skip_empty is perf's default.
+  // builtin-report.c evlist__tty_browse_hists(): with --skip-empty (perf's default) no
+  // section for an event without samples.
   if (!options.quiet) out.print("#\n# Total Lost Samples: {}\n#\n", total_lost_samples);
   std::string_view mispredict = "N/A";  // sort.c hist_entry__mispredict_snprintf()'s static
   for (const ReportSection& s : sections) {
-    if (!s.hists || !s.hists->nr_samples()) continue;
+    if (!s.hists || (options.skip_empty && !s.hists->nr_samples())) continue;
     print_section(s, options, mispredict, out);
   }
 }

@@ -34,7 +34,8 @@ void StatsCounter::on_kernel_record(const RecordView& r, const Sample& s, const 
   }
 }
 
-void print_aggregated_stats(const StatsCounter& c, const PerfData& data, OutBuffer& out) {
+void print_aggregated_stats(const StatsCounter& c, const PerfData& data, OutBuffer& out,
+                            bool skip_empty) {
   const char* msg = data.header().features[kFeatAuxtrace]
                         ? " (excludes AUX area (e.g. instruction trace) decoded / synthesized "
                           "events)"
@@ -47,7 +48,9 @@ void print_aggregated_stats(const StatsCounter& c, const PerfData& data, OutBuff
     if (i == kRecordCompressed2 && !c.nr_events[i]) continue;
     std::string_view name = record_type_name(i);
     if (name == "UNKNOWN") continue;
-    if (i != 0 && !c.nr_events[i]) continue;  // report.skip-empty defaults to true
+    // ui/stdio/hist.c events_stats__fprintf(): --skip-empty (perf's default) leaves out the
+    // types never seen.
+    if (skip_empty && !c.nr_events[i]) continue;
     if (i && total) {
       out.print("{:>16} events: {:>10}  ({:4.1f}%)\n", name, c.nr_events[i],
                 100.0 * c.nr_events[i] / total);
@@ -58,12 +61,12 @@ void print_aggregated_stats(const StatsCounter& c, const PerfData& data, OutBuff
 }
 
 void print_event_stats(const StatsCounter& c, const PerfData& data, OutBuffer& out,
-                       bool names_from_attrs) {
+                       bool names_from_attrs, bool skip_empty) {
   const EventList& events = data.events();
   for (size_t i = 0; i < events.size(); ++i) {
     uint64_t samples = i < c.nr_samples.size() ? c.nr_samples[i] : 0;
     uint64_t lost = i < c.nr_lost_samples.size() ? c.nr_lost_samples[i] : 0;
-    if (!samples && !lost) continue;
+    if (skip_empty && !samples && !lost) continue;  // hist.c evlist__fprintf_nr_events()
     out.print("{} stats:\n",
               names_from_attrs ? attr_event_name(events[i].attr) : event_name(events[i]));
     if (samples) out.print("{:>16} events: {:>10}\n", "SAMPLE", samples);

@@ -1,6 +1,17 @@
 #include "readperf/session/map.h"
 
+#include <atomic>
+
 namespace readperf {
+namespace {
+
+// Process-wide, so that maps of different Machines never share a number either.
+uint32_t next_map_id() {
+  static std::atomic<uint32_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace
 
 void Maps::insert_fixup(const Map& m) {
   // maps.c maps__fixup_overlappings(): every map ending after the new one starts and starting
@@ -21,23 +32,27 @@ void Maps::insert_fixup(const Map& m) {
     if (m.start > pos.start) {
       Map before = pos;
       before.end = m.start;
+      before.id = next_map_id();
       by_start_[before.start] = before;
     }
     if (m.end < pos.end) {
       Map after = pos;
       after.start = m.end;
       after.pgoff += m.end - pos.start;
+      after.id = next_map_id();
       by_start_[after.start] = after;
       // `after` starts at or past m.end: nothing further overlaps.
       break;
     }
   }
-  by_start_[m.start] = m;
+  Map& added = by_start_[m.start] = m;
+  added.id = next_map_id();
   inserted_dsos_.push_back(m.dso);
 }
 
 void Maps::insert(const Map& m) {
-  by_start_[m.start] = m;
+  Map& added = by_start_[m.start] = m;
+  added.id = next_map_id();
   inserted_dsos_.push_back(m.dso);
 }
 

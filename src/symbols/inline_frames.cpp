@@ -2,10 +2,13 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <gelf.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <optional>
 #include <string_view>
 
@@ -29,11 +32,20 @@ struct InlineFrames::File {
   std::unordered_map<Dwarf_Off, std::unique_ptr<UnitFunctions>> units;
   std::unordered_map<Dwarf_Off, Naming> naming;     // by DIE offset
   std::unique_ptr<SymtabSourceFiles> symtab_files;  // built on first need
-  // symbol_source_file()'s answers by address: the file (a view into symtab_files), nullopt
-  // where there is no function. Asked once per unwound frame, a scan of the table each time.
-  std::unordered_map<uint64_t, std::optional<std::string_view>> symtab_answers;
+  // symbol_source_file()'s answers by address: the file and the function (views into
+  // symtab_files and the ELF's string table), nullopt where there is no function. Asked once
+  // per unwound frame, a scan of the table each time.
+  struct SymtabAnswer {
+    std::string_view file, function;
+  };
+  std::unordered_map<uint64_t, std::optional<SymtabAnswer>> symtab_answers;
+  // The separate debug file the DWARF came from (open_separate_debug()), if any.
+  int debug_fd = -1;
+  Elf* debug_elf = nullptr;
   ~File() {
     if (dwarf) dwarf_end(dwarf);
+    if (debug_elf) elf_end(debug_elf);
+    if (debug_fd >= 0) close(debug_fd);
     if (elf) elf_end(elf);
     if (fd >= 0) close(fd);
   }
@@ -85,20 +97,72 @@ InlineFrames::File* InlineFrames::file(const std::string& path) {
   f->fd = open_symbol_file(path);
   if (f->fd >= 0) f->elf = open_for_lines(f->fd);
   if (f->elf) f->dwarf = dwarf_begin_elf(f->elf, DWARF_C_READ, nullptr);
+  if (f->elf && !f->dwarf) open_separate_debug(*f, path);
   return files_.emplace(path, std::move(f)).first->second.get();
 }
 
-bool InlineFrames::symbol_source_file(const std::string& path, uint64_t vaddr, std::string* file) {
+void InlineFrames::open_separate_debug(File& f, const std::string& path) {
+  // addr2line on a file without DWARF reads its separate debug file, as binutils 2.40's
+  // _bfd_dwarf2_slurp_debug_info() finds it: by build-id under DEBUGDIR/.build-id (the file's
+  // own build-id checked), else by .gnu_debuglink beside the file, in its .debug/ and under
+  // DEBUGDIR (opncls.c find_separate_debug_file()). perf 6.1 runs addr2line on the path it
+  // has, so a Debian -dbg package's lines come with it, whatever --symfs says.
+  std::vector<std::string> candidates;
+  const void* id = nullptr;
+  ssize_t id_len = dwelf_elf_gnu_build_id(f.elf, &id);
+  std::string hex;
+  if (id_len > 1) {
+    const auto* b = static_cast<const unsigned char*>(id);
+    for (ssize_t i = 0; i < id_len; ++i) hex += fmt::format("{:02x}", b[i]);
+    candidates.push_back(debug_dir_ + "/.build-id/" + hex.substr(0, 2) + "/" + hex.substr(2) +
+                         ".debug");
+  }
+  GElf_Word crc = 0;
+  if (const char* link = dwelf_elf_gnu_debuglink(f.elf, &crc); link && *link) {
+    size_t slash = path.rfind('/');
+    std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+    candidates.push_back(dir + "/.debug/" + link);
+    candidates.push_back(dir + "/" + link);
+    candidates.push_back(debug_dir_ + dir + "/" + link);
+  }
+  for (const std::string& c : candidates) {
+    if (c == path) continue;
+    int fd = open_symbol_file(c);
+    if (fd < 0) continue;
+    Elf* elf = open_for_lines(fd);
+    Dwarf* dwarf = elf ? dwarf_begin_elf(elf, DWARF_C_READ, nullptr) : nullptr;
+    // A build-id file must be the same build (check_build_id_file()).
+    bool same = true;
+    if (dwarf && !hex.empty() && c.find("/.build-id/") != std::string::npos) {
+      const void* other = nullptr;
+      ssize_t other_len = dwelf_elf_gnu_build_id(elf, &other);
+      same = other_len == id_len && std::memcmp(other, id, static_cast<size_t>(id_len)) == 0;
+    }
+    if (dwarf && same) {
+      f.debug_fd = fd;
+      f.debug_elf = elf;
+      f.dwarf = dwarf;
+      return;
+    }
+    if (dwarf) dwarf_end(dwarf);
+    if (elf) elf_end(elf);
+    close(fd);
+  }
+}
+
+bool InlineFrames::symbol_source_file(const std::string& path, uint64_t vaddr, std::string* file,
+                                      std::string* function) {
   File* f = this->file(path);
   if (!f->elf) return false;
   if (!f->symtab_files) f->symtab_files = std::make_unique<SymtabSourceFiles>(f->elf);
   auto [it, inserted] = f->symtab_answers.try_emplace(vaddr);
   if (inserted) {
-    std::string_view name;
-    if (f->symtab_files->find(vaddr, &name)) it->second = name;
+    File::SymtabAnswer answer;
+    if (f->symtab_files->find(vaddr, &answer.file, &answer.function)) it->second = answer;
   }
   if (!it->second) return false;
-  *file = it->second->empty() ? std::string("??") : std::string(*it->second);
+  *file = it->second->file;
+  if (function) *function = it->second->function;
   return true;
 }
 

@@ -34,6 +34,8 @@ SymtabSourceFiles::SymtabSourceFiles(Elf* elf) {
   Elf_Scn* scn = symbol_section(elf, &shdr);
   Elf_Data* data = scn ? elf_getdata(scn, nullptr) : nullptr;
   if (!data) return;
+  elf_ = elf;
+  strtab_ = shdr.sh_link;
   const size_t count = shdr.sh_size / shdr.sh_entsize;
   int file = -1;
   for (size_t i = 1; i < count; ++i) {  // bfd leaves out the null symbol
@@ -50,6 +52,7 @@ SymtabSourceFiles::SymtabSourceFiles(Elf* elf) {
       symbols_.push_back(e);
       continue;
     }
+    e.name = static_cast<uint32_t>(sym.st_name);
     e.value = sym.st_value;
     e.size = sym.st_size;
     e.section = sym.st_shndx;
@@ -72,8 +75,10 @@ SymtabSourceFiles::SymtabSourceFiles(Elf* elf) {
   }
 }
 
-bool SymtabSourceFiles::find(uint64_t vaddr, std::string_view* file_name) const {
-  *file_name = {};
+bool SymtabSourceFiles::find(uint64_t vaddr, std::string_view* file_name,
+                             std::string_view* function) const {
+  *file_name = "??";
+  if (function) *function = {};
   const Section* sec = nullptr;
   for (const Section& s : sections_) {
     if (vaddr >= s.start && vaddr < s.end) {
@@ -121,6 +126,10 @@ bool SymtabSourceFiles::find(uint64_t vaddr, std::string_view* file_name) const 
   }
   if (!best) return false;
   if (best_file >= 0) *file_name = files_[static_cast<size_t>(best_file)];
+  if (function) {
+    const char* name = elf_strptr(elf_, strtab_, best->name);
+    if (name) *function = name;
+  }
   return true;
 }
 

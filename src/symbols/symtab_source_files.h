@@ -6,7 +6,7 @@
 //
 //   SymtabSourceFiles files(elf);
 //   std::string_view file;
-//   if (files.find(vaddr, &file)) ...   // a function; `file` empty where addr2line prints "??"
+//   if (files.find(vaddr, &file)) ...   // a function; `file` "??" without an STT_FILE
 #pragma once
 
 #include <libelf.h>
@@ -25,8 +25,11 @@ class SymtabSourceFiles {
 
   // Whether addr2line's symbol lookup finds a function for `vaddr`: the nearest symbol at or
   // before it in its section, covering it or not (better_fit() takes the closest start). Sets
-  // `file` to that function's STT_FILE name, or empty without one.
-  bool find(uint64_t vaddr, std::string_view* file) const;
+  // `file` to that function's STT_FILE name (which may be empty: addr2line then prints
+  // ":?"), or "??" without one, and `function` (when
+  // given) to the function's name: the symbol addr2line prints, which among aliases of one
+  // address is the first in the table, not always the one perf's symbol table keeps.
+  bool find(uint64_t vaddr, std::string_view* file, std::string_view* function = nullptr) const;
 
  private:
   struct Section {
@@ -42,7 +45,10 @@ class SymtabSourceFiles {
     bool is_function;
     bool is_local;
     bool is_notype;
+    uint32_t name;  // st_name
   };
+  Elf* elf_ = nullptr;
+  size_t strtab_ = 0;  // the symbol table's sh_link
   std::vector<Section> sections_;
   std::vector<Entry> symbols_;  // in symbol-table order
   std::vector<std::string> files_;

@@ -305,6 +305,23 @@ def test_report_columns_and_totals():
         rec.report(sort="comm,nosuchkey")
 
 
+def symbol_options(case):
+    """The case's `symbol-options` (tests/golden/README.md): the CLI's arguments and open()'s
+    keywords, paths made absolute. Cases whose binaries are at no build-id read them there,
+    never from this machine's files."""
+    path = os.path.join(GOLDEN, case, "symbol-options")
+    if not os.path.exists(path):
+        return [], {}
+    with open(path) as f:
+        words = re.sub(r"#.*", "", f.read()).split()
+    args, kw = [], {}
+    for name, value in zip(words[::2], words[1::2]):
+        value = os.path.join(GOLDEN, case, value)
+        args += [name, value]
+        kw[name[2:]] = value
+    return args, kw
+
+
 def readperf_export(path, fmt, *args, output=None):
     """`readperf export --format FMT` of `path`: its standard output's bytes, or with
     `output`, written there."""
@@ -347,9 +364,10 @@ def test_collapsed_options(options):
 @pytest.mark.parametrize("case", ["spin-fp", "dwarf-cxx", "pipe", "group-sw"])
 def test_pprof_is_the_export(case, tmp_path):
     want = str(tmp_path / "cli.pb.gz")
-    readperf_export(recording(case), "pprof", output=want)
+    args, kw = symbol_options(case)
+    readperf_export(recording(case), "pprof", *args, output=want)
     got = str(tmp_path / "py.pb.gz")
-    rec = open_case(case)
+    rec = open_case(case, **kw)
     rec.to_pprof(got)
     want_bytes = open(want, "rb").read()
     assert open(got, "rb").read() == want_bytes

@@ -39,7 +39,13 @@ struct ChainFrame {
   const Dso* dso = nullptr;     // matched by identity
   const Symbol* sym = nullptr;  // matched by start address
   int32_t dso_order = -1;       // perf compares dso pointers: creation order, -1 for none
+  // The cursor node's srcline with `-g address` or `-g srcline` (machine.c
+  // callchain_srcline()): an index into the tree's srcline table, 0 for none (NULL).
+  uint32_t srcline = 0;
 };
+
+// callchain_param.key: what joins frames into one node (`-g function|address|srcline`).
+enum class ChainKey : uint8_t { kFunction, kAddress, kSrcline };
 
 class CallTree {
  public:
@@ -63,6 +69,17 @@ class CallTree {
   };
 
   CallTree();
+
+  // `-g address` or `-g srcline`: frames compare by address, or by srcline (the text of
+  // `srclines`, indexed by ChainFrame::srcline; entry 0 unused), which must outlive the tree.
+  void set_key(ChainKey key, const std::vector<std::string_view>* srclines) {
+    key_ = key;
+    srclines_ = srclines;
+  }
+  // A frame's srcline, empty for none.
+  std::string_view srcline(const ChainFrame& f) const {
+    return srclines_ && f.srcline ? (*srclines_)[f.srcline] : std::string_view();
+  }
 
   // A new empty root: one per histogram entry.
   NodeId new_root();
@@ -105,12 +122,17 @@ class CallTree {
 
   std::vector<Node> nodes_;
   bool finished_ = false;
+  ChainKey key_ = ChainKey::kFunction;
+  const std::vector<std::string_view>* srclines_ = nullptr;
 };
 
 // callchain.c match_chain() with CCKEY_FUNCTION between a node's frame and a new one: by name
 // when both have a symbol and either is an inline frame's, else by DSO then symbol start when
 // both have a symbol, else by DSO then address. Negative (MATCH_LT: `existing` first),
-// zero or positive.
-int match_chain_frames(const ChainFrame& existing, const ChainFrame& incoming);
+// zero or positive. CCKEY_ADDRESS goes to the last; CCKEY_SRCLINE compares the srclines
+// (`existing_srcline`, `incoming_srcline`; null data for none) first, where either has one.
+int match_chain_frames(const ChainFrame& existing, const ChainFrame& incoming,
+                       ChainKey key = ChainKey::kFunction, std::string_view existing_srcline = {},
+                       std::string_view incoming_srcline = {});
 
 }  // namespace readperf

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -22,6 +23,8 @@
 #include "readperf/analysis/sort_keys.h"
 
 namespace readperf {
+
+class RbOrder;
 
 struct Thread;
 
@@ -64,6 +67,13 @@ struct HistConfig {
   // The HIST_FILTER bits of the lists given (--comms/--pid/--tid, --dsos, --symbols): the
   // hierarchy's filter marks follow them (hist.c hist_entry__check_and_remove_filter()).
   uint8_t filter_lists = 0;
+  // hist.c evsel__output_resort_cb()'s use_callchain: the entries' call graphs are sorted,
+  // and printed, only for an event that records call chains, unless --show-ref-call-graph.
+  bool chains_sorted = true;
+  // callchain_param.key (`-g address|srcline`) and the srcline texts ChainFrame::srcline
+  // indexes (owned by the caller, alive as long as the histogram).
+  ChainKey chain_key = ChainKey::kFunction;
+  const std::vector<std::string_view>* chain_srclines = nullptr;
 };
 
 // One entry of perf's --hierarchy tree: the entries of its parent's with the same value of
@@ -111,6 +121,11 @@ struct HistFrame {
   std::string_view srcfile;  // interned; only with --sort srcfile
   // The srcline, interned (equal strings, equal pointers); only with --sort srcline.
   std::string_view srcline;
+  // The frame's map (Map::id), 0 without one: perf compares map pointers.
+  uint32_t map_id = 0;
+  // For an inline frame, the symbol table's function it was inlined into (the symbol
+  // srcline.c new_inline_sym() gave its range); null otherwise.
+  const Symbol* enclosing_sym = nullptr;
 };
 
 // What one sample brings (hist_entry_iter__add's inputs).
@@ -139,6 +154,10 @@ struct HistSample {
   // Branch mode: the branch this entry is for (iter_add_next_branch_entry); `self` is its
   // target.
   const BranchInfo* branch = nullptr;
+  // `chain` is not the sample's: it has none, and perf's callchain cursor still holds the
+  // last chain resolved (callchain.c sample__resolve_callchain() returns before resetting it),
+  // which the Children walk then reads. The sample's own entry appends no chain.
+  bool stale_chain = false;
 };
 
 struct HistEntry {
@@ -169,11 +188,13 @@ struct HistEntry {
   CallTree::NodeId chain_root = CallTree::kNone;
   uint32_t max_depth = 0;  // callchain_root.max_depth
   uint64_t stamp = 0;      // the last sample that touched it (cumulative de-duplication)
+  uint32_t map_id = 0;     // he->ms.map: the map of the last frame that matched it
 };
 
 class Hists {
  public:
   explicit Hists(const HistConfig& config);
+  ~Hists();
 
   // builtin-report.c process_sample_event() from hist_entry_iter__add() on: the normal or
   // the cumulative iterator. With `plan`, also what the sample touched, for replay().
@@ -182,6 +203,9 @@ class Hists {
   // valid while the entries the plan names are those the samples would reach (RepeatCache's
   // contract). Only sums change, so replays may come in any order and late.
   void replay(std::span<const uint32_t> plan, uint64_t period, uint64_t count = 1);
+  // Whether lookups walk perf's own entries_in tree (start_entries_in()): every sample must
+  // then be added, none replayed.
+  bool walks_entries_in() const { return entries_in_ != nullptr; }
   // builtin-report.c report__collapse_hists() for an event group's leader (perf's group view,
   // symbol_conf.event_group): hists__match() pairs each entry with the members' entries of the
   // same keys, hists__link() adds a zero "dummy" entry for a member's entry the leader lacks.
@@ -261,6 +285,20 @@ class Hists {
   uint32_t findnew(const Key& key, const HistSample& s, const HistFrame& f, uint64_t ip,
                    uint32_t comm, bool& created);
   void grow_table();
+  // findnew()'s parts: a candidate entry appended for the frame; kept (its call tree root, key
+  // and table slot); the lookup in perf's own tree (start_entries_in()), which keeps or drops
+  // the candidate; whether it equals an entry this sample already added to (he_cache).
+  uint32_t stage(const HistSample& s, const HistFrame& f, uint64_t ip, uint32_t comm);
+  uint32_t commit(uint32_t id, const Key& key, const HistSample& s);
+  uint32_t place(uint32_t cand, const Key& key, const HistSample& s, const HistFrame& f,
+                 bool& created);
+  bool cached_duplicate(uint32_t cand) const;
+  // From the first inline symbol a Children entry is looked up for: hists->entries_in
+  // replayed, and kept from then on (perf's lookups there are no longer exact).
+  void start_entries_in();
+  // hists__collapse_insert_entry(): `src`'s stats and call chains added to `dst`, `src` left
+  // empty and marked merged.
+  void merge_entry(uint32_t dst, uint32_t src);
   // hist_entry__cmp() (entries_in and collapse trees) and hist_entry__sort() (output): the
   // sign of perf's comparison, positive when the first goes first.
   // Across two histograms of one report (a group's leader and member: their comm and DSO
@@ -322,7 +360,11 @@ class Hists {
   uint64_t stamp_ = 0;
   uint64_t lookups_ = 0;  // hists__findnew_entry() calls (and replayed ones)
   bool has_dso_key_ = false;
-  bool by_time_ = false;  // the time key is sorted on
+  bool has_sym_key_ = false;  // hists__has(hists, sym)
+  // perf's hists->entries_in, kept once inline symbols make lookups inexact; null before.
+  std::unique_ptr<RbOrder> entries_in_;
+  std::vector<uint32_t> he_cache_;  // the entries the current sample added to (tree mode)
+  bool by_time_ = false;            // the time key is sorted on
 };
 
 }  // namespace readperf

@@ -38,6 +38,9 @@ inline constexpr std::string_view kDefaultParentPattern = "^sys_|^do_page_fault"
 
 struct ReportSetup {
   HistConfig hist;  // every event's histogram
+  // --show-ref-call-graph: an event without call chains has its entries' call graphs (those
+  // perf's stale callchain cursor gave them) sorted and printed too.
+  bool show_ref_callgraph = false;
   ReportFilters filters;
   // --time and -C/--cpu: samples outside are dropped before they count.
   SampleFilter samples;

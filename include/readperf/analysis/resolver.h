@@ -66,6 +66,8 @@ struct Frame {
   char level = 0;               // 'k' kernel, '.' user, 'H' cpumodes perf does not resolve
   uint8_t cpumode = 0;
   bool inlined = false;  // an inline frame (DWARF issue)
+  // An inline frame's function: the symbol table's, whose range `sym` has.
+  const Symbol* enclosing_sym = nullptr;
   // The map's binary was looked for and not found anywhere (no symbols for any address in it).
   bool binary_missing = false;
   std::string_view srcline;  // for inline frames (DWARF issue)
@@ -198,6 +200,10 @@ class Resolver {
   bool srcline_split(const Frame& f, std::string* file, uint32_t* line);
   // What `script -F +srcline` prints under a frame (empty: nothing).
   std::string_view script_srcline(const Frame& f);
+  // machine.c callchain_srcline() for a call-chain frame under `-g address` (`show_addr`) or
+  // `-g srcline`: the addr2line answer, else "+OFFSET" from the symbol or "DSO[ADDR]" with
+  // `show_addr`; interned, null data for none (no map, or no answer without `show_addr`).
+  std::string_view callchain_srcline(const Frame& f, bool show_addr);
 
   Machine& machine() { return machine_; }
   const Machine& machine() const { return machine_; }

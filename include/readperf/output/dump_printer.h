@@ -13,6 +13,7 @@
 namespace readperf {
 
 // Reads the whole recording, printing the dump and then perf's closing stats.
-Status run_dump(PerfData& data, OutBuffer& out);
+// `skip_empty`: --skip-empty (perf's default) for the closing stats.
+Status run_dump(PerfData& data, OutBuffer& out, bool skip_empty = true);
 
 }  // namespace readperf

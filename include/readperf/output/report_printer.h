@@ -27,10 +27,12 @@ struct ReportPrintOptions {
   double chain_min_percent = 0.5;
   ChainMode chain_mode = ChainMode::kGraph;
   ChainValue chain_value = ChainValue::kPercent;
-  uint32_t chain_print_limit = 0;  // 0: no limit
-  bool dso_filter = false;         // --dsos given: unresolved entries do not widen "Shared Object"
-  bool quiet = false;              // -q: no header lines, only the entries
-  std::string time_slices;         // --time: "(time slices: X)" after the event name
+  uint32_t chain_print_limit = 0;   // 0: no limit
+  bool dso_filter = false;          // --dsos given: unresolved entries do not widen "Shared Object"
+  bool quiet = false;               // -q: no header lines, only the entries
+  bool skip_empty = true;           // --skip-empty: no section for an event without samples
+  bool show_ref_callgraph = false;  // --show-ref-call-graph
+  std::string time_slices;          // --time: "(time slices: X)" after the event name
   // -t/--field-separator (symbol_conf.field_sep): columns joined by it instead of "  ", no
   // dotted rule, numbers unpadded; its first character becomes '.' inside sort-key text.
   // Empty: none.

@@ -30,10 +30,11 @@ class StatsCounter : public EventSink {
 };
 
 // "\nAggregated stats:\n" and the per-type lines; then "<event> stats:" per event.
-void print_aggregated_stats(const StatsCounter& c, const PerfData& data, OutBuffer& out);
+void print_aggregated_stats(const StatsCounter& c, const PerfData& data, OutBuffer& out,
+                            bool skip_empty = true);
 // `names_from_attrs`: name every event from its attr (attr_event_name), as perf's
 // `report --stats` does for a pipe, where it ignores the names the pipe records.
 void print_event_stats(const StatsCounter& c, const PerfData& data, OutBuffer& out,
-                       bool names_from_attrs = false);
+                       bool names_from_attrs = false, bool skip_empty = true);
 
 }  // namespace readperf

@@ -24,6 +24,11 @@ struct Map {
   uint32_t flags = 0;
   // Anonymous memory and the kernel map use addresses as they are (map.c identity__map_ip).
   bool identity = false;
+  // Which perf `struct map` this is: a new number for every map inserted, for each piece
+  // left of a cut one (maps__fixup_overlappings() clones them) and for each map a fork
+  // copies (maps__clone()). perf's report compares map pointers (hist.c
+  // hists__findnew_entry()), so what it does depends on it. Set by Maps.
+  uint32_t id = 0;
 
   // map.c map__map_ip: the address relative to the start of the mapped file.
   uint64_t map_ip(uint64_t addr) const { return identity ? addr : addr - start + pgoff; }

@@ -40,6 +40,9 @@ class InlineFrames {
   // srcline.c srcline_full_filename: records' srclines keep the whole path (set before the
   // first lookup).
   void set_full_source_path(bool on) { full_source_path_ = on; }
+  // binutils' DEBUGDIR, where addr2line looks for separate debug files (/usr/lib/debug; a
+  // test's tree otherwise). Set before the first lookup.
+  void set_debug_dir(std::string dir) { debug_dir_ = std::move(dir); }
   bool full_source_path() const { return full_source_path_; }
   InlineFrames(const InlineFrames&) = delete;
   InlineFrames& operator=(const InlineFrames&) = delete;
@@ -54,15 +57,18 @@ class InlineFrames {
   // For an address of `path` its line tables do not hold: whether addr2line still answers,
   // naming a function of the symbol table, and the file it then names (`file`: the STT_FILE
   // for that function, "??" without one; see symtab_source_files.h), as printed, not its base
-  // name.
-  bool symbol_source_file(const std::string& path, uint64_t vaddr, std::string* file);
+  // name; `function` (when given) the function it names.
+  bool symbol_source_file(const std::string& path, uint64_t vaddr, std::string* file,
+                          std::string* function = nullptr);
 
  private:
   struct File;
   struct Naming;
   File* file(const std::string& path);
+  void open_separate_debug(File& f, const std::string& path);
   std::unordered_map<std::string, std::unique_ptr<File>> files_;
   bool full_source_path_ = false;
+  std::string debug_dir_ = "/usr/lib/debug";
 };
 
 // srcline.c srcline_from_fileline(): "FILE:LINE" with FILE cut to its base name (unless it
