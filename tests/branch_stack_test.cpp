@@ -128,21 +128,10 @@ std::vector<std::byte> LbrRecording() {
 
 // The committed file is the builder's: `READPERF_WRITE_LBR_GOLDEN=1` writes it again.
 TEST(BranchStack, LbrGoldenRecordingIsTheBuilders) {
-  const std::string path = std::string(READPERF_GOLDEN_DIR) + "/lbr/perf.data";
   std::vector<std::byte> bytes = LbrRecording();
-  if (std::getenv("READPERF_WRITE_LBR_GOLDEN")) {
-    FILE* f = std::fopen(path.c_str(), "wb");
-    ASSERT_NE(f, nullptr) << path;
-    std::fwrite(bytes.data(), 1, bytes.size(), f);
-    std::fclose(f);
-  }
-  FILE* f = std::fopen(path.c_str(), "rb");
-  ASSERT_NE(f, nullptr) << path;
-  std::vector<std::byte> got(bytes.size() + 1);
-  size_t n = std::fread(got.data(), 1, got.size(), f);
-  std::fclose(f);
-  got.resize(n);
-  EXPECT_EQ(got, bytes);
+  EXPECT_EQ(SyncBuilderGolden(std::string(READPERF_GOLDEN_DIR) + "/lbr/perf.data", bytes,
+                              "READPERF_WRITE_LBR_GOLDEN"),
+            bytes);
 }
 
 }  // namespace

@@ -99,7 +99,7 @@ std::vector<std::byte> MemRecording() {
   b.AddComm(42, 42, "spin", sid);
   b.AddMmap2(42, 42, 0x401000, 0x79000, 0x1000, name,
              {.identifier = 1, .pid = 42, .tid = 42, .time = 2});
-  uint64_t time = 10;
+  uint64_t time = 4'210'987'654'321;  // ns: 4210.987654321 s after boot
   int i = 0;
   for (uint64_t src : DataSrcValues()) {
     const bool store = i % 3 == 2;
@@ -109,7 +109,7 @@ std::vector<std::byte> MemRecording() {
                  .ip = (i % 2 ? 0x4016f4 : 0x4016c8) + uint64_t(i),
                  .pid = 42,
                  .tid = 42,
-                 .time = time++,
+                 .time = time += 250'123,
                  .addr = i % 2 ? 0x7ffd3c2a1e40 + 8 * uint64_t(i) : 0x47a120 + 64 * uint64_t(i),
                  .cpu = uint32_t(i % 2),
                  .period = 4000,
@@ -126,21 +126,10 @@ std::vector<std::byte> MemRecording() {
 
 // The committed file is the builder's: `READPERF_WRITE_MEM_GOLDEN=1` writes it again.
 TEST(MemSamples, GoldenRecordingIsTheBuilders) {
-  const std::string path = std::string(READPERF_GOLDEN_DIR) + "/mem/perf.data";
   std::vector<std::byte> bytes = MemRecording();
-  if (std::getenv("READPERF_WRITE_MEM_GOLDEN")) {
-    FILE* f = std::fopen(path.c_str(), "wb");
-    ASSERT_NE(f, nullptr) << path;
-    std::fwrite(bytes.data(), 1, bytes.size(), f);
-    std::fclose(f);
-  }
-  FILE* f = std::fopen(path.c_str(), "rb");
-  ASSERT_NE(f, nullptr) << path;
-  std::vector<std::byte> got(bytes.size() + 1);
-  size_t n = std::fread(got.data(), 1, got.size(), f);
-  std::fclose(f);
-  got.resize(n);
-  EXPECT_EQ(got, bytes);
+  EXPECT_EQ(SyncBuilderGolden(std::string(READPERF_GOLDEN_DIR) + "/mem/perf.data", bytes,
+                              "READPERF_WRITE_MEM_GOLDEN"),
+            bytes);
 }
 
 }  // namespace

@@ -48,6 +48,13 @@ struct ReadResult {
 };
 ReadResult ReadPath(const std::string& path);
 
+// A golden recording the builder writes: with `write_env` set in the environment, writes
+// `bytes` to `path` first; returns the file's bytes (empty when it cannot be read), for the
+// test to compare with `bytes`.
+std::vector<std::byte> SyncBuilderGolden(const std::string& path,
+                                         const std::vector<std::byte>& bytes,
+                                         const char* write_env);
+
 // A fresh directory under $TMPDIR, removed (with its contents) on destruction.
 class TempDir {
  public:
