@@ -85,18 +85,8 @@ std::vector<std::byte> LbrRecording() {
   attr.branch_sample_type = 1 | kBranchSampleCallStack;  // PERF_SAMPLE_BRANCH_USER
   PerfDataBuilder b;
   b.AddAttr(attr, {1});
-  ByteWriter ids;
-  // perf's HEADER_BUILD_ID: the binary's build-id (30f110c4...), as `perf record` wrote it.
   const std::string name = "/tmp/gold/spin";
-  ids.u32(kRecordHeaderBuildId).u16(kMiscUser).u16(static_cast<uint16_t>(36 + 16));
-  ids.s32(-1);  // the host machine
-  for (uint8_t byte : {0x30, 0xf1, 0x10, 0xc4, 0xba, 0x7a, 0x42, 0x42, 0x4c, 0xe5,
-                       0xa8, 0x30, 0xf1, 0x59, 0x05, 0x3c, 0x61, 0xf2, 0x1c, 0xf7}) {
-    ids.u8(byte);
-  }
-  ids.zeros(4);
-  ids.str(name, 8);
-  b.AddFeature(kFeatBuildId, ids.take());
+  b.AddBuildIdFeature(name, kSpinBuildId);
   b.AddComm(42, 42, "spin", {.pid = 42, .tid = 42, .time = 1});
   b.AddMmap2(42, 42, 0x401000, 0x79000, 0x1000, name, {.pid = 42, .tid = 42, .time = 2});
   // leaf 0x4016c0, recurse 0x4016f0, main 0x4014f0, __libc_start_call_main 0x401a10.
@@ -138,21 +128,10 @@ std::vector<std::byte> LbrRecording() {
 
 // The committed file is the builder's: `READPERF_WRITE_LBR_GOLDEN=1` writes it again.
 TEST(BranchStack, LbrGoldenRecordingIsTheBuilders) {
-  const std::string path = std::string(READPERF_GOLDEN_DIR) + "/lbr/perf.data";
   std::vector<std::byte> bytes = LbrRecording();
-  if (std::getenv("READPERF_WRITE_LBR_GOLDEN")) {
-    FILE* f = std::fopen(path.c_str(), "wb");
-    ASSERT_NE(f, nullptr) << path;
-    std::fwrite(bytes.data(), 1, bytes.size(), f);
-    std::fclose(f);
-  }
-  FILE* f = std::fopen(path.c_str(), "rb");
-  ASSERT_NE(f, nullptr) << path;
-  std::vector<std::byte> got(bytes.size() + 1);
-  size_t n = std::fread(got.data(), 1, got.size(), f);
-  std::fclose(f);
-  got.resize(n);
-  EXPECT_EQ(got, bytes);
+  EXPECT_EQ(SyncBuilderGolden(std::string(READPERF_GOLDEN_DIR) + "/lbr/perf.data", bytes,
+                              "READPERF_WRITE_LBR_GOLDEN"),
+            bytes);
 }
 
 }  // namespace

@@ -73,9 +73,9 @@ void WriteAttr(ByteWriter& outer, const EventAttr& a, uint32_t size) {
   ByteWriter w(outer.order());
   w.u32(a.type).u32(a.size ? a.size : size).u64(a.config).u64(a.sample_period);
   w.u64(a.sample_type).u64(a.read_format).bitfield64(a.flags);
-  w.u32(a.wakeup_events).u32(a.bp_type).u64(a.config1);               // 64: VER0
-  w.u64(a.config2);                                                   // 72: VER1
-  w.u64(a.branch_sample_type);                                        // 80: VER2
+  w.u32(a.wakeup_events).u32(a.bp_type).u64(a.config1);  // 64: VER0
+  w.u64(a.config2);                                      // 72: VER1
+  w.u64(a.branch_sample_type);                           // 80: VER2
   // perf_event__attr_swap() (session.c) leaves clockid, sample_regs_intr, the reserved words,
   // sig_data and config3 unswapped: a file perf reads right has them in the reader's order.
   w.u64(a.sample_regs_user).u32(a.sample_stack_user).unswapped(a.clockid);  // 96: VER3
@@ -171,6 +171,20 @@ PerfDataBuilder& PerfDataBuilder::AddStringFeature(uint32_t feature, std::string
   w.u32(len).bytes(s.data(), s.size()).zeros(len - s.size());
   return AddFeature(feature, w.take());
 }
+PerfDataBuilder& PerfDataBuilder::AddBuildIdFeature(std::string_view file,
+                                                    const std::array<uint8_t, 20>& id) {
+  // struct perf_record_header_build_id: header, pid, build_id[24], filename (8-aligned).
+  ByteWriter body = writer();
+  body.str(file, 8);
+  std::vector<std::byte> name = body.take();
+  ByteWriter w = writer();
+  w.u32(kRecordHeaderBuildId).u16(kMiscUser).u16(static_cast<uint16_t>(36 + name.size()));
+  w.s32(-1);
+  for (uint8_t byte : id) w.u8(byte);
+  w.zeros(4).bytes(name.data(), name.size());
+  return AddFeature(kFeatBuildId, w.take());
+}
+
 PerfDataBuilder& PerfDataBuilder::InDataFile(int n) {
   current_file_ = n;
   return *this;

@@ -16,6 +16,7 @@
 // damage tests can cut or overwrite the bytes at known places.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -123,6 +124,9 @@ class PerfDataBuilder {
   PerfDataBuilder& AddFeature(uint32_t feature, std::vector<std::byte> body);
   // perf's do_write_string(): u32 length (NUL and padding to 64 included), the string.
   PerfDataBuilder& AddStringFeature(uint32_t feature, std::string_view s);
+
+  // HEADER_BUILD_ID with one host entry (pid -1) naming `file`, as `perf record` writes it.
+  PerfDataBuilder& AddBuildIdFeature(std::string_view file, const std::array<uint8_t, 20>& id);
 
   // Subsequent records go to data.N of a directory (-1: the main file's data section).
   PerfDataBuilder& InDataFile(int n);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <stdlib.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -151,6 +152,21 @@ std::string TempDir::Write(const std::string& name, const std::vector<std::byte>
   f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   if (!f) throw std::runtime_error("cannot write " + p);
   return p;
+}
+
+std::vector<std::byte> SyncBuilderGolden(const std::string& path,
+                                         const std::vector<std::byte>& bytes,
+                                         const char* write_env) {
+  if (std::getenv(write_env)) {
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()));
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::vector<char> got((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::byte> out(got.size());
+  std::memcpy(out.data(), got.data(), got.size());
+  return out;
 }
 
 }  // namespace readperf::testing

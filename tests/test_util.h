@@ -3,6 +3,7 @@
 // and reading builder output through PerfData.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,6 +12,12 @@
 #include "readperf/reader/sample.h"
 
 namespace readperf::testing {
+
+// The build-id of spin-fp's binary (/tmp/gold/spin, in tests/golden/buildid): builder files
+// that map it get perf's symbols for it.
+inline constexpr std::array<uint8_t, 20> kSpinBuildId = {0x30, 0xf1, 0x10, 0xc4, 0xba, 0x7a, 0x42,
+                                                         0x42, 0x4c, 0xe5, 0xa8, 0x30, 0xf1, 0x59,
+                                                         0x05, 0x3c, 0x61, 0xf2, 0x1c, 0xf7};
 
 // Every field of a decoded sample, one "name=value" per field, arrays in full. Values are
 // printed only where the sample_type has them, so the text is the decoding's whole result.
@@ -40,6 +47,13 @@ struct ReadResult {
   CollectingSink sink;
 };
 ReadResult ReadPath(const std::string& path);
+
+// A golden recording the builder writes: with `write_env` set in the environment, writes
+// `bytes` to `path` first; returns the file's bytes (empty when it cannot be read), for the
+// test to compare with `bytes`.
+std::vector<std::byte> SyncBuilderGolden(const std::string& path,
+                                         const std::vector<std::byte>& bytes,
+                                         const char* write_env);
 
 // A fresh directory under $TMPDIR, removed (with its contents) on destruction.
 class TempDir {

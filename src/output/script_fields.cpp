@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "readperf/format/perf_abi.h"
+#include "readperf/output/event_name.h"
 
 namespace readperf::script {
 
@@ -245,7 +246,7 @@ Status OutputTable::check_attr(const Evsel& evsel, bool has_stat, bool has_auxtr
       if (allow) return {};
       return make_error(fmt::format(
           "Samples for '{}' event do not have {} attribute set. Cannot print '{}' field.",
-          evsel.name, msg, field_name(field)));
+          event_name(evsel), msg, field_name(field)));
     }
     o.fields &= ~field;
     return {};

@@ -127,9 +127,6 @@ class ScriptSourceLines {
   std::unordered_map<const void*, Last> last_;  // per thread (thread->srccode_state)
 };
 
-// mem-events.c perf_script__meminfo_scnprintf() through data_src__fprintf().
-void print_data_src(OutBuffer& out, uint64_t data_src);
-
 // -v: every binary looked for, where, and what came of it (on `err`).
 // print_symbol_sources(): readperf/output/symbol_sources.h
 

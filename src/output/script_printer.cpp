@@ -16,6 +16,7 @@
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/event_name.h"
 #include "readperf/output/header_printer.h"
+#include "readperf/output/mem_info.h"
 #include "readperf/output/symbol_sources.h"
 #include "readperf/session/session_builder.h"
 #include "readperf/symbols/demangle.h"
@@ -579,6 +580,14 @@ class ScriptSink : public EventSink {
     }
   }
 
+  // builtin-script.c data_src__fprintf(): the value and its decoding, padded to the longest
+  // such text printed so far (a static maxlen in perf: one for every event).
+  void print_data_src(uint64_t data_src) {
+    std::string text = script_data_src_text(data_src);
+    data_src_width_ = std::max(data_src_width_, text.size());
+    out_->print("{:<{}}", text, data_src_width_);
+  }
+
   // builtin-script.c process_event().
   void print_event(const Sample& s, const Evsel& evsel, const TypeOutput& o,
                    const ResolvedSample& rs, uint64_t period, bool chain) {
@@ -609,7 +618,7 @@ class ScriptSink : public EventSink {
         if (f & kDso) out_->print(" ({})", dso_name(fr));
       }
     }
-    if (f & kDataSrc) print_data_src(*out_, s.data_src);
+    if (f & kDataSrc) print_data_src(s.data_src);
     if (f & kWeight) out_->print("{:16}", s.weight);
     if (f & kInsLat) out_->print("{:16}", s.ins_lat);
     if (f & kIp) {
@@ -660,6 +669,7 @@ class ScriptSink : public EventSink {
   ScriptTrace trace_;
   ScriptLineStart start_;
   ScriptSourceLines srccode_;
+  size_t data_src_width_ = 0;
   std::string arch_ = "x86";
   bool native_arch_ = false;
   bool type_ready_[kOutputTypes] = {};

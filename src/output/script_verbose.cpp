@@ -32,8 +32,4 @@ void print_symbol_sources(const Resolver& resolver, FILE* err) {
   });
 }
 
-// mem-events.c perf_script__meminfo_scnprintf(): the decoded fields are not printed yet
-// (raw events' data_src); the value is.
-void print_data_src(OutBuffer& out, uint64_t data_src) { out.print("{:16x}", data_src); }
-
 }  // namespace readperf

@@ -1,0 +1,136 @@
+// `perf mem record`-style samples (PERF_SAMPLE_ADDR, DATA_SRC, WEIGHT or WEIGHT_STRUCT,
+// PHYS_ADDR) on raw events: tests/golden/mem/perf.data is the builder's (this VM has no
+// memory-sampling PMU), and the options matrix holds perf 6.1's `script` of it (the `mem-*`
+// rows). Here: the committed file is MemRecording()'s, and data_src's decoding on values
+// whose text perf cuts.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "perf_data_builder.h"
+#include "readperf/format/perf_abi.h"
+#include "readperf/output/mem_info.h"
+#include "test_util.h"
+
+#ifndef READPERF_GOLDEN_DIR
+#error "READPERF_GOLDEN_DIR must name tests/golden"
+#endif
+
+namespace readperf::testing {
+namespace {
+
+// union perf_mem_data_src's fields (include/uapi/linux/perf_event.h PERF_MEM_*_SHIFT).
+struct Src {
+  uint64_t op = 0, lvl = 0, snoop = 0, lock = 0, dtlb = 0, lvl_num = 0, remote = 0, snoopx = 0,
+           blk = 0, hops = 0;
+  uint64_t value() const {
+    return op | lvl << 5 | snoop << 19 | lock << 24 | dtlb << 26 | lvl_num << 33 | remote << 37 |
+           snoopx << 38 | blk << 40 | hops << 43;
+  }
+};
+
+// Values chosen to reach each branch of mem-events.c's decoders: short ones first, so that
+// the padding of the later, longer ones grows (data_src__fprintf()'s static maxlen).
+std::vector<uint64_t> DataSrcValues() {
+  return {
+      // PERF_MEM_NA: what the kernel reports where the PMU says nothing.
+      Src{.op = 1, .lvl = 1, .snoop = 1, .lock = 1, .dtlb = 1}.value(),
+      0,  // op "No", every other part "N/A"
+      // A load hitting L1 (what `perf mem` shows most).
+      Src{.op = 2,
+          .lvl = 0x08 | 0x02,
+          .snoop = 0x02,
+          .lock = 0,
+          .dtlb = 0x08 | 0x10 | 0x02,
+          .blk = 1}
+          .value(),
+      // LFB both as a level bit and as lvl_num: "LFB/MAB or LFB/MAB hit".
+      Src{.op = 2, .lvl = 0x10 | 0x02, .snoop = 0x02, .dtlb = 0x18 | 0x02, .lvl_num = 0x0c}.value(),
+      // A remote store, hops instead of levels, snoopx, locked, blocked on data and address.
+      Src{.op = 4,
+          .lvl = 0x80 | 0x04,
+          .snoop = 0x10,
+          .lock = 2,
+          .dtlb = 0x04 | 0x20,
+          .lvl_num = 0x0d,
+          .remote = 1,
+          .snoopx = 1,
+          .blk = 6,
+          .hops = 2}
+          .value(),
+      // Prefetch, a numbered level without a name (L3), snoopx alone, walker and fault.
+      Src{.op = 8, .dtlb = 0x20 | 0x40, .lvl_num = 3, .snoopx = 2, .blk = 2}.value(),
+      // Exec from CXL, one hop, address blocked.
+      Src{.op = 0x10, .lvl_num = 9, .blk = 4, .hops = 1}.value(),
+      // Every level bit: longer than perf's 100-byte buffers, cut where perf cuts it.
+      Src{.op = 2, .lvl = 0x3fff, .snoop = 0x1f, .dtlb = 0x7f, .lvl_num = 0x0e}.value(),
+      // Every snoop and TLB bit with a short level: the text passes 99 bytes at the end.
+      Src{.op = 0x1e, .lvl = 0x0e, .snoop = 0x1f, .lock = 3, .dtlb = 0x7f, .snoopx = 3, .blk = 7}
+          .value(),
+      Src{.op = 2, .lvl = 0x08 | 0x02, .snoop = 0x02, .dtlb = 0x08 | 0x10 | 0x02}.value(),
+  };
+}
+
+// tests/golden/mem/perf.data: two raw events of one process running spin-fp's binary (its
+// build-id in the golden cache), as `perf mem record` writes them: r1cd:pp (loads) with
+// ADDR, DATA_SRC, WEIGHT, PHYS_ADDR and DATA_PAGE_SIZE, r82d0:pp (stores) with
+// WEIGHT_STRUCT (the instruction latency in its second word). IDENTIFIER tells them apart.
+std::vector<std::byte> MemRecording() {
+  constexpr uint64_t kCommon = kSampleIdentifier | kSampleIp | kSampleTid | kSampleTime |
+                               kSampleAddr | kSampleCpu | kSamplePeriod | kSampleDataSrc;
+  EventAttr loads = SampleAttr(kCommon | kSampleWeight | kSamplePhysAddr | kSampleDataPageSize);
+  loads.type = kTypeRaw;
+  loads.config = 0x1cd;
+  loads.sample_period = 4000;
+  loads.flags |= uint64_t{2} << 15;  // precise_ip
+  EventAttr stores = SampleAttr(kCommon | kSampleWeightStruct);
+  stores.type = kTypeRaw;
+  stores.config = 0x82d0;
+  stores.sample_period = 4000;
+  stores.flags |= uint64_t{2} << 15;
+  PerfDataBuilder b;
+  b.AddAttr(loads, {1}).AddAttr(stores, {2});
+  const std::string name = "/tmp/gold/spin";
+  b.AddBuildIdFeature(name, kSpinBuildId);
+  const SampleFields sid = {.identifier = 1, .pid = 42, .tid = 42, .time = 1};
+  b.AddComm(42, 42, "spin", sid);
+  b.AddMmap2(42, 42, 0x401000, 0x79000, 0x1000, name,
+             {.identifier = 1, .pid = 42, .tid = 42, .time = 2});
+  uint64_t time = 4'210'987'654'321;  // ns: 4210.987654321 s after boot
+  int i = 0;
+  for (uint64_t src : DataSrcValues()) {
+    const bool store = i % 3 == 2;
+    // leaf 0x4016c0 and recurse 0x4016f0 touch the stack and the binary's data.
+    b.AddSample({.attr = store ? 1u : 0u,
+                 .identifier = store ? 2u : 1u,
+                 .ip = (i % 2 ? 0x4016f4 : 0x4016c8) + uint64_t(i),
+                 .pid = 42,
+                 .tid = 42,
+                 .time = time += 250'123,
+                 .addr = i % 2 ? 0x7ffd3c2a1e40 + 8 * uint64_t(i) : 0x47a120 + 64 * uint64_t(i),
+                 .cpu = uint32_t(i % 2),
+                 .period = 4000,
+                 // WEIGHT_STRUCT: var1_dw the weight, var2_w the instruction latency.
+                 .weight = store ? (uint64_t{7 + 3 * i} << 32 | uint64_t(30 + 100 * i))
+                                 : uint64_t(12 + 57 * i),
+                 .data_src = src,
+                 .phys_addr = i % 2 ? 0x1a2b3c40 + uint64_t(i) : 0,
+                 .data_page_size = 4096});
+    ++i;
+  }
+  return b.Build();
+}
+
+// The committed file is the builder's: `READPERF_WRITE_MEM_GOLDEN=1` writes it again.
+TEST(MemSamples, GoldenRecordingIsTheBuilders) {
+  std::vector<std::byte> bytes = MemRecording();
+  EXPECT_EQ(SyncBuilderGolden(std::string(READPERF_GOLDEN_DIR) + "/mem/perf.data", bytes,
+                              "READPERF_WRITE_MEM_GOLDEN"),
+            bytes);
+}
+
+}  // namespace
+}  // namespace readperf::testing
