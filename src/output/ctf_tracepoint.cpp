@@ -8,6 +8,7 @@
 #include <string>
 
 #include "ctf_writer.h"
+#include "readperf/output/tracepoint_values.h"
 
 namespace readperf::ctf {
 
@@ -29,21 +30,6 @@ unsigned long effective_flags(const tep_format_field* f) {
   unsigned long flags = f->flags;
   if (flags & TEP_FIELD_IS_STRING) flags &= ~static_cast<unsigned long>(TEP_FIELD_IS_ARRAY);
   return flags;
-}
-
-// adjust_signedness(): a `size`-byte value sign-extended to 64 bits.
-uint64_t sign_extend(uint64_t value, int size) {
-  if (size != 1 && size != 2 && size != 4) return value;
-  uint64_t mask = (1ull << (size * 8 - 1)) - 1;
-  if ((value & (~0ull - mask)) == 0) return value;
-  return (value & mask) | ~mask;
-}
-
-// tep_read_number() of `size` bytes at `offset`, 0 past the raw data's end.
-uint64_t read_number(tep_handle* tep, std::span<const std::byte> raw, uint64_t offset, int size) {
-  if (size <= 0 || offset > raw.size() || raw.size() - offset < static_cast<uint64_t>(size))
-    return 0;
-  return tep_read_number(tep, raw.data() + offset, size);
 }
 
 // The C string at `offset`, ending at its NUL or at the end of the raw data.
@@ -101,7 +87,7 @@ bool TracepointFields::add_values(const Types& types, tep_event* format,
       int len = f->size;
       if (flags & TEP_FIELD_IS_DYNAMIC) {
         // The field holds the data's place: offset in the low 16 bits, length above.
-        uint64_t where = read_number(format->tep, raw, offset, len);
+        uint64_t where = read_trace_number(*f, raw, offset, len);
         uint64_t base = offset;
         offset = where & 0xffff;
         len = static_cast<int>((where >> 16) & 0xffff);
@@ -126,7 +112,7 @@ bool TracepointFields::add_values(const Types& types, tep_event* format,
         if (flags & TEP_FIELD_IS_STRING) {
           ret = set_string_value(field.get(), read_string(raw, at));
         } else {
-          uint64_t value = read_number(format->tep, raw, at, len);
+          uint64_t value = read_trace_number(*f, raw, at, len);
           ret = (flags & TEP_FIELD_IS_SIGNED)
                     ? bt_ctf_field_signed_integer_set_value(
                           field.get(), static_cast<int64_t>(sign_extend(value, len)))

@@ -13,9 +13,11 @@
 #include <vector>
 
 #include "exports.h"
+#include "readperf/format/perf_abi.h"
 #include "readperf/output/profile_reader.h"
 #include "readperf/reader/perf_data.h"
 #include "readperf/symbols/debuginfod.h"
+#include "records.h"
 #include "report_table.h"
 
 namespace py = pybind11;
@@ -329,11 +331,30 @@ PYBIND11_MODULE(_readperf, m) {
                               [&](const SqliteConfig& c) { return sqlite_file(r.path, c, out); });
           },
           py::arg("out"), py::arg("callchains"))
+      .def(
+          "records",
+          [](const Recording& r, std::vector<uint32_t> types, std::vector<uint32_t> events,
+             bool callchains, py::object on_error) {
+            std::vector<std::string> names;
+            for (const ProfileEvent& e : r.profile.events) names.push_back(e.name);
+            return iterate_records(r.path, r.symbols, r.max_stack, std::move(names),
+                                   std::move(types), std::move(events), callchains,
+                                   std::move(on_error));
+          },
+          py::arg("types"), py::arg("events"), py::arg("callchains"), py::arg("on_error"))
       .def("bytes_per_sample",
            [](const Recording& r) { return r.profile.samples.bytes_per_sample(); });
   m.def("open_recording", &open_recording, py::arg("path"), py::arg("buildid_dir") = py::none(),
         py::arg("symfs") = py::none(), py::arg("kallsyms") = py::none(), py::arg("lines") = false,
         py::arg("srclines") = false, py::arg("max_stack") = 127);
+  add_record_types(m);
+  // Record type names (perf's, and ours for the types newer perf added) by number.
+  py::dict record_types;
+  for (uint32_t t = 1; t < kRecordHeaderMax; ++t) {
+    std::string_view name = record_type_name(t);
+    if (name != "UNKNOWN" && name != "INVALID") record_types[py::str(std::string(name))] = t;
+  }
+  m.attr("RECORD_TYPES") = record_types;
   m.attr("FLAG_HAS_SYMBOL") = ProfileFrame::kHasSymbol;
   m.attr("FLAG_INLINED") = ProfileFrame::kInlined;
   m.attr("FLAG_UNWOUND") = ProfileFrame::kUnwound;

@@ -622,6 +622,7 @@ Status PerfData::process_records(EventSink& sink, const ProcessOptions& options)
         head += skip;
       }
       RETURN_IF_ERROR(im.drain_decompressed(*this, reader, r.file_offset));
+      if (sink.cancelled()) return {};
       if (sink.done()) break;
     }
     im.queue.flush_all(deliver_fn);
@@ -705,8 +706,10 @@ Status PerfData::process_records(EventSink& sink, const ProcessOptions& options)
       rd.slice = 0;
       i = (i + 1) % im.readers.size();
     }
+    if (sink.cancelled()) break;
   }
   for (DataReader& rd : im.readers) rd.retire();
+  if (sink.cancelled()) return {};
   im.queue.flush_all(deliver_fn);
   stats_.unordered = im.queue.unordered();
   if (progress_) progress_->on_progress(progress_total, progress_total, stats_.records);

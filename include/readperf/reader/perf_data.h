@@ -56,6 +56,9 @@ class EventSink {
   // Asked after each record of a pipe: true ends process() there, as perf's session_done
   // does (report --header-only stops at the end of the features).
   virtual bool done() const { return false; }
+  // Asked after each record of any input: true ends process() at once (a reader of the
+  // records that wants no more); the records still queued are not delivered.
+  virtual bool cancelled() const { return false; }
 };
 
 enum class ContainerKind { kFile, kPipe, kDirectory };

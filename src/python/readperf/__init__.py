@@ -9,6 +9,8 @@
     rec.function_costs()          # period per (event, comm, dso, symbol) of the leaf frames
     rec.report()                  # `readperf report --stdio --no-children`'s entries
     rec.collapsed()               # `readperf export --format collapsed`, as a string
+    for ev in rec.records():      # every record in perf's order (a `perf script -s`
+        ...                       # replacement): ev.comm, ev.symbol, ev.period, ...
     rec.to_pprof("p.pb.gz"), rec.to_sqlite("p.db")   # `export --format pprof|sqlite -o`
 
 Every sample is resolved once in C++ (the same resolver as `readperf report` and `script`);
@@ -24,7 +26,11 @@ import numpy as _np
 
 from . import _readperf
 
-__all__ = ["open", "Recording", "ReadError"]
+__all__ = ["open", "Recording", "Record", "ReadError"]
+
+Record = _readperf.Record
+# Record type numbers by perf's names ("SAMPLE": 9, "MMAP2": 10, ...).
+RECORD_TYPES = dict(_readperf.RECORD_TYPES)
 
 FLAG_HAS_SYMBOL = _readperf.FLAG_HAS_SYMBOL
 FLAG_INLINED = _readperf.FLAG_INLINED
@@ -258,6 +264,53 @@ class Recording:
         for k in keys:
             data[k] = pd.Categorical(cols[k])
         return pd.DataFrame(data)
+
+    def records(self, types=None, events=None, callchains=True):
+        """Every kernel record of the recording in perf's order (what `perf script` and its
+        Python scripting see), as readperf.Record objects: samples (type "SAMPLE") and the
+        side-band records (MMAP, MMAP2, COMM, FORK, EXIT, LOST, SWITCH, THROTTLE, ...).
+
+            for ev in rec.records(types="SAMPLE"):
+                totals[ev.comm, ev.symbol] += ev.period
+
+        A sample has perf's scripting fields as attributes, made when read: event (perf's
+        ev_name), time, pid, tid, cpu, ip, addr, period, phys_addr, weight, transaction,
+        cpumode, comm, dso, symbol, symoff, dso_map_start, dso_map_end (None when unknown),
+        callchain (perf's list of dicts, leaf first), raw (raw_buf); `ev.as_dict()` is the
+        param_dict perf's process_event() gets. Another record has type, time, pid, tid, cpu
+        (its sample_id), misc, raw (its bytes) and `fields` (its own fields by name).
+
+        types: record type names (a string or a sequence) to hand out; events: event names
+        whose samples to hand out (others are not resolved); callchains=False skips the call
+        chains (faster). The file is read again, in a thread of its own, while the loop runs;
+        damage raises ReadError after the records before it (with partial=True, the
+        iteration just ends there, the error in `rec.errors`).
+        """
+        type_ids = []
+        if types is not None:
+            for t in ([types] if isinstance(types, str) else types):
+                if t not in RECORD_TYPES:
+                    raise ValueError("unknown record type %r (one of %s)" % (
+                        t, ", ".join(sorted(RECORD_TYPES))))
+                type_ids.append(RECORD_TYPES[t])
+        event_ids = []
+        if events is not None:
+            names = [e["name"] for e in self.events]
+            for e in ([events] if isinstance(events, str) else events):
+                if e not in names:
+                    raise ValueError("no event %r in this recording (%s)" % (e, ", ".join(names)))
+                event_ids.extend(i for i, n in enumerate(names) if n == e)
+
+        def on_error(err):
+            message, what, offset = err
+            if self._partial:
+                e = {"message": message, "what": what, "offset": offset}
+                if e not in self.errors:
+                    self.errors.append(e)
+                return
+            raise ReadError(message, self.path, offset, what, self)
+
+        return self._raw.records(type_ids, event_ids, bool(callchains), on_error)
 
     def _check(self, err):
         """Raises ReadError for an export stopped by damage in the recording (unless opened

@@ -1,13 +1,14 @@
 # Type hints of the readperf package (issue #17); the docstrings are in __init__.py and
 # docs/python.md.
 import os
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Union
 
 import numpy as np
 import pandas as pd
 
 _Path = Union[str, os.PathLike]
 
+RECORD_TYPES: Dict[str, int]
 FLAG_HAS_SYMBOL: int
 FLAG_INLINED: int
 FLAG_UNWOUND: int
@@ -20,6 +21,36 @@ class ReadError(Exception):
     recording: Optional[Recording]
     def __init__(self, message: str, path: str, offset: Optional[int], what: str,
                  recording: Optional[Recording]) -> None: ...
+
+class Record:
+    type: str
+    type_id: int
+    event: Optional[str]
+    event_index: int
+    time: int
+    pid: int
+    tid: int
+    cpu: int
+    ip: int
+    addr: int
+    period: int
+    phys_addr: int
+    weight: int
+    transaction: int
+    cpumode: int
+    misc: int
+    file_offset: int
+    comm: Optional[str]
+    dso: Optional[str]
+    symbol: Optional[str]
+    symoff: Optional[int]
+    dso_map_start: Optional[int]
+    dso_map_end: Optional[int]
+    callchain: List[Dict[str, Any]]
+    raw: bytes
+    fields: Dict[str, Any]
+    sample: Optional[Dict[str, int]]
+    def as_dict(self) -> Dict[str, Any]: ...
 
 def open(path: _Path, buildid_dir: Optional[_Path] = ..., symfs: Optional[_Path] = ...,
          kallsyms: Optional[_Path] = ..., partial: bool = ..., lines: bool = ...,
@@ -46,3 +77,6 @@ class Recording:
     def to_pprof(self, path: _Path, gzip: bool = ...) -> None: ...
     def to_sqlite(self, path: _Path, callchains: bool = ...) -> None: ...
     def function_costs(self) -> pd.DataFrame: ...
+    def records(self, types: Union[None, str, Sequence[str]] = ...,
+                events: Union[None, str, Sequence[str]] = ...,
+                callchains: bool = ...) -> Iterator[Record]: ...

@@ -1,0 +1,224 @@
+#include "readperf/output/record_stream.h"
+
+#include <algorithm>
+#include <deque>
+#include <string_view>
+#include <unordered_map>
+
+#include "readperf/format/perf_abi.h"
+#include "sample_stream.h"
+
+namespace readperf {
+
+namespace {
+
+// Names interned once: a name is first looked up by where it lives (symbol and dso names
+// stay put, comms mostly do), checked against the copy, then by its text.
+class StringIds {
+ public:
+  StringIds() { intern_text(""); }
+
+  uint32_t intern(std::string_view s) {
+    auto at = by_place_.find(s.data());
+    if (at != by_place_.end() && strings_[at->second] == s) return at->second;
+    uint32_t id = intern_text(s);
+    by_place_[s.data()] = id;
+    return id;
+  }
+
+  // Moves the strings interned since the last call into `batch`.
+  void take_new(RecordBatch& batch) {
+    batch.first_string = static_cast<uint32_t>(handed_);
+    for (; handed_ < strings_.size(); ++handed_) batch.new_strings.push_back(strings_[handed_]);
+  }
+
+ private:
+  uint32_t intern_text(std::string_view s) {
+    auto it = by_text_.find(s);
+    if (it != by_text_.end()) return it->second;
+    uint32_t id = static_cast<uint32_t>(strings_.size());
+    strings_.emplace_back(s);
+    by_text_.emplace(strings_.back(), id);  // a deque: the view stays valid
+    return id;
+  }
+
+  std::deque<std::string> strings_;
+  std::unordered_map<std::string_view, uint32_t> by_text_;
+  std::unordered_map<const char*, uint32_t> by_place_;
+  size_t handed_ = 0;
+};
+
+class RecordStreamSink : public SampleStreamSink {
+ public:
+  RecordStreamSink(PerfData& pd, const RecordStreamConfig& cfg,
+                   const std::function<bool(RecordBatch&&)>& emit)
+      : SampleStreamSink(pd, cfg.symbols, cfg.max_stack,
+                         cfg.callchains ? StreamResolution::kCallchain : StreamResolution::kSample),
+        cfg_(cfg),
+        emit_(emit) {
+    batch_.rows.reserve(cfg.batch_rows);
+  }
+
+  void on_kernel_record(const RecordView& r, const Sample& s, const Evsel* evsel) override {
+    if (stopped_) return;
+    bool wanted = wanted_type(r.type);
+    if (r.type == kRecordSample && (!wanted || (evsel && !wanted_event(evsel->index)))) return;
+    // Records not handed out are still applied to the session: later samples need the maps
+    // and comms.
+    handing_out_ = wanted;
+    file_offset_ = r.file_offset;
+    SampleStreamSink::on_kernel_record(r, s, evsel);
+  }
+
+  bool cancelled() const override { return stopped_; }
+
+  // The rows not yet emitted.
+  void finish() {
+    if (!stopped_ && !batch_.rows.empty()) flush();
+  }
+
+ protected:
+  void on_sample(const Sample& s, const Evsel& evsel, uint64_t period, const ResolvedSample& rs,
+                 std::span<const Frame> frames) override {
+    RecordRow& row = batch_.rows.emplace_back();
+    row.type = kRecordSample;
+    row.misc = s.misc;
+    row.cpumode = s.cpumode();
+    row.event = static_cast<int32_t>(evsel.index);
+    row.pid = s.pid;
+    row.tid = s.tid;
+    row.cpu = s.cpu;
+    row.time = s.time;
+    row.ip = s.ip;
+    row.addr = s.addr;
+    row.period = period;
+    row.phys_addr = s.phys_addr;
+    row.weight = s.weight;
+    row.transaction = s.transaction;
+    row.id = s.id;
+    row.file_offset = file_offset_;
+    row.comm = strings_.intern(rs.comm);
+    const Frame& self = rs.self;
+    if (self.map && self.dso) {
+      row.has_map = true;
+      row.dso = strings_.intern(self.dso_name());
+      row.map_start = self.map->start;
+      row.map_end = self.map->end;
+    }
+    if (self.sym) {
+      row.has_symbol = true;
+      row.symbol = strings_.intern(self.sym->name);
+      row.symoff = self.symoff();
+      row.sym_start = self.sym->start;
+      row.sym_end = self.sym->end;
+    }
+    // `frames` is the call chain when there is one, else the sample's own frame.
+    row.has_callchain = frames.data() == rs.callchain.data();
+    if (row.has_callchain) {
+      row.frames_begin = static_cast<uint32_t>(batch_.frames.size());
+      row.frames_count = static_cast<uint32_t>(frames.size());
+      for (const Frame& f : frames) add_frame(f);
+    }
+    if (s.raw_size) add_bytes(row, s.raw);
+    if (evsel.attr.type == kTypeTracepoint) row.format = tracepoint_format(evsel);
+    row_done();
+  }
+
+  void on_other(const RecordView& r, const Sample& s, const Evsel* evsel) override {
+    if (!handing_out_) return;
+    RecordRow& row = batch_.rows.emplace_back();
+    row.type = r.type;
+    row.misc = r.misc;
+    row.cpumode = r.misc & kMiscCpumodeMask;
+    row.event = evsel ? static_cast<int32_t>(evsel->index) : -1;
+    row.pid = s.pid;
+    row.tid = s.tid;
+    row.cpu = s.cpu;
+    row.time = s.time;
+    row.id = s.id;
+    row.file_offset = r.file_offset;
+    add_bytes(row, r.bytes);
+    row_done();
+  }
+
+ private:
+  bool wanted_type(uint32_t type) const {
+    return cfg_.types.empty() ||
+           std::find(cfg_.types.begin(), cfg_.types.end(), type) != cfg_.types.end();
+  }
+  bool wanted_event(uint32_t index) const {
+    return cfg_.events.empty() ||
+           std::find(cfg_.events.begin(), cfg_.events.end(), index) != cfg_.events.end();
+  }
+
+  // The format of `evsel`'s tracepoint. The tracing data comes in the header, or in a pipe
+  // as a record before the first tracepoint sample.
+  const tep_event* tracepoint_format(const Evsel& evsel) {
+    if (!tracing_ && !tracing_tried_ && pd_.tracing_data()) {
+      tracing_tried_ = true;
+      auto tf = TraceFormatter::create(*pd_.tracing_data());
+      if (tf) tracing_ = std::move(*tf);
+    }
+    if (!tracing_) return nullptr;
+    batch_.tracing = tracing_;
+    return tracing_->find_event(evsel.attr.config);
+  }
+
+  // python_process_callchain(): sym and sym_off when the node has a symbol, dso when it has
+  // a map.
+  void add_frame(const Frame& f) {
+    RecordFrame& out = batch_.frames.emplace_back();
+    out.ip = f.ip;
+    if (f.sym) {
+      out.has_symbol = true;
+      out.symbol = strings_.intern(f.sym->name);
+      out.sym_start = f.sym->start;
+      out.sym_end = f.sym->end;
+      out.binding = f.sym->binding;
+      out.symoff = f.symoff();
+    }
+    if (f.map && f.dso) {
+      out.has_map = true;
+      out.dso = strings_.intern(f.dso_name());
+    }
+  }
+
+  void add_bytes(RecordRow& row, Bytes b) {
+    row.bytes_begin = static_cast<uint32_t>(batch_.bytes.size());
+    row.bytes_size = static_cast<uint32_t>(b.size());
+    batch_.bytes.insert(batch_.bytes.end(), b.begin(), b.end());
+  }
+
+  void row_done() {
+    if (batch_.rows.size() >= cfg_.batch_rows) flush();
+  }
+
+  void flush() {
+    strings_.take_new(batch_);
+    if (!emit_(std::move(batch_))) stopped_ = true;
+    batch_ = RecordBatch();
+    batch_.rows.reserve(cfg_.batch_rows);
+  }
+
+  const RecordStreamConfig& cfg_;
+  const std::function<bool(RecordBatch&&)>& emit_;
+  StringIds strings_;
+  RecordBatch batch_;
+  uint64_t file_offset_ = 0;
+  std::shared_ptr<const TraceFormatter> tracing_;
+  bool tracing_tried_ = false;
+  bool handing_out_ = true;
+  bool stopped_ = false;
+};
+
+}  // namespace
+
+Status stream_records(PerfData& data, const RecordStreamConfig& config,
+                      const std::function<bool(RecordBatch&&)>& emit) {
+  RecordStreamSink sink(data, config, emit);
+  Status st = data.process(sink, stream_process_options(data));
+  sink.finish();
+  return st;
+}
+
+}  // namespace readperf
