@@ -76,12 +76,13 @@ std::vector<uint64_t> DataSrcValues() {
 
 // tests/golden/mem/perf.data: two raw events of one process running spin-fp's binary (its
 // build-id in the golden cache), as `perf mem record` writes them: r1cd:pp (loads) with
-// ADDR, DATA_SRC, WEIGHT, PHYS_ADDR and DATA_PAGE_SIZE, r82d0:pp (stores) with
+// ADDR, DATA_SRC, WEIGHT, PHYS_ADDR, DATA_PAGE_SIZE and CODE_PAGE_SIZE, r82d0:pp (stores) with
 // WEIGHT_STRUCT (the instruction latency in its second word). IDENTIFIER tells them apart.
 std::vector<std::byte> MemRecording() {
   constexpr uint64_t kCommon = kSampleIdentifier | kSampleIp | kSampleTid | kSampleTime |
                                kSampleAddr | kSampleCpu | kSamplePeriod | kSampleDataSrc;
-  EventAttr loads = SampleAttr(kCommon | kSampleWeight | kSamplePhysAddr | kSampleDataPageSize);
+  EventAttr loads = SampleAttr(kCommon | kSampleWeight | kSamplePhysAddr | kSampleDataPageSize |
+                               kSampleCodePageSize);
   loads.type = kTypeRaw;
   loads.config = 0x1cd;
   loads.sample_period = 4000;
@@ -118,8 +119,26 @@ std::vector<std::byte> MemRecording() {
                                  : uint64_t(12 + 57 * i),
                  .data_src = src,
                  .phys_addr = i % 2 ? 0x1a2b3c40 + uint64_t(i) : 0,
-                 .data_page_size = 4096});
+                 .data_page_size = 4096,
+                 .code_page_size = i % 4 == 3 ? uint64_t{2} << 20 : 4096});
     ++i;
+  }
+  // Loads at one address whose weights repeat: equal but for the weight, which the weight
+  // keys group by (and a cache of repeated samples must tell apart).
+  for (uint64_t weight : {100, 200, 100, 200, 100, 300}) {
+    b.AddSample({.attr = 0,
+                 .identifier = 1,
+                 .ip = 0x4016c8,
+                 .pid = 42,
+                 .tid = 42,
+                 .time = time += 250'123,
+                 .addr = 0x47a120,
+                 .cpu = 0,
+                 .period = 4000,
+                 .weight = weight,
+                 .data_src = DataSrcValues()[2],
+                 .data_page_size = 4096,
+                 .code_page_size = 4096});
   }
   return b.Build();
 }

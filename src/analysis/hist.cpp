@@ -106,6 +106,20 @@ int value_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) {
     case SortKey::kSrcfile:
       // sort.c sort__srcfile_cmp(): strcmp(right, left).
       return name_cmp(b.srcfile, a.srcfile);
+    // sort.c sort__weight_cmp(), sort__ins_lat_cmp(), sort__p_stage_cyc_cmp(): left's minus
+    // right's (the larger value first), as an int64_t.
+    case SortKey::kLocalWeight:
+    case SortKey::kWeight:
+      return sign64(static_cast<int64_t>(a.values.weight - b.values.weight));
+    case SortKey::kLocalInsLat:
+    case SortKey::kInsLat:
+      return sign64(int64_t{a.values.ins_lat} - int64_t{b.values.ins_lat});
+    case SortKey::kLocalPStageCyc:
+    case SortKey::kPStageCyc:
+      return sign64(int64_t{a.values.p_stage_cyc} - int64_t{b.values.p_stage_cyc});
+    case SortKey::kCodePageSize:
+      // sort.c sort__code_page_size_cmp(): right's minus left's.
+      return sign64(static_cast<int64_t>(b.values.code_page_size - a.values.code_page_size));
     default:
       return 0;
   }
@@ -332,6 +346,21 @@ Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, u
       case SortKey::kSrcfile:
         k.w[n++] = reinterpret_cast<uintptr_t>(f.srcfile.data());
         break;
+      case SortKey::kLocalWeight:
+      case SortKey::kWeight:
+        k.w[n++] = s.values.weight;
+        break;
+      case SortKey::kLocalInsLat:
+      case SortKey::kInsLat:
+        k.w[n++] = s.values.ins_lat;
+        break;
+      case SortKey::kLocalPStageCyc:
+      case SortKey::kPStageCyc:
+        k.w[n++] = s.values.p_stage_cyc;
+        break;
+      case SortKey::kCodePageSize:
+        k.w[n++] = s.values.code_page_size;
+        break;
       case SortKey::kDsoFrom:
         k.w[n++] = dso_name_id(b.from.dso);
         break;
@@ -452,6 +481,7 @@ uint32_t Hists::stage(const HistSample& s, const HistFrame& f, uint64_t ip, uint
   e.time = s.time;
   e.filtered = s.filtered;
   e.map_id = f.map_id;
+  e.values = s.values;
   return id;
 }
 
@@ -505,6 +535,32 @@ uint32_t Hists::place(uint32_t cand, const Key& key, const HistSample& s, const 
     if (e.sym && e.sym->inlined && f.enclosing_sym) e.sym = f.enclosing_sym;
   }
   return hit;
+}
+
+bool Hists::he_tmp_differs(const HistSample& s) const {
+  if (by_time_) return true;
+  for (SortKey k : config_.sort.keys) {
+    switch (k) {
+      case SortKey::kLocalWeight:
+      case SortKey::kWeight:
+        if (s.values.weight) return true;
+        break;
+      case SortKey::kLocalInsLat:
+      case SortKey::kInsLat:
+        if (s.values.ins_lat) return true;
+        break;
+      case SortKey::kLocalPStageCyc:
+      case SortKey::kPStageCyc:
+        if (s.values.p_stage_cyc) return true;
+        break;
+      case SortKey::kCodePageSize:
+        if (s.values.code_page_size) return true;
+        break;
+      default:
+        break;
+    }
+  }
+  return false;
 }
 
 bool Hists::cached_duplicate(uint32_t cand) const {
@@ -593,6 +649,7 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
   // gets the sample's period as Children, once per entry even through recursion, and the
   // chain from that frame on.
   char level = s.self.level;
+  const bool no_dedup = he_tmp_differs(s);
   for (size_t i = 0; i < s.chain.size(); ++i) {
     const HistFrame& f = s.chain[i];
     // callchain.c fill_callchain_info(): a frame with neither symbol nor map keeps the
@@ -603,7 +660,7 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
     if (config_.callchain_entries_user_level && f.chain.dso) at.level = '.';
     Key k = make_key(comm, s.thread, at, f.chain.ip, dso_name_id(f.chain.dso), s);
     uint32_t id;
-    if (entries_in_ && !by_time_) {
+    if (entries_in_ && !no_dedup) {
       // perf's order: the he_cache check by comparison, then the lookup, of one candidate.
       uint32_t cand = stage(s, at, f.chain.ip, comm);
       if (cached_duplicate(cand)) {
@@ -616,10 +673,7 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
       id = findnew(k, s, at, f.chain.ip, comm, created);
     }
     HistEntry& e = entries_[id];
-    // The duplicate check compares the cached entries with a he_tmp that has no .time
-    // (hist.c iter_add_next_cumulative_entry()): with the time key it never matches, and a
-    // frame met twice (recursion, the sample's own ip) counts twice.
-    if (!entries_in_ && !created && e.stamp == stamp_ && !by_time_) continue;
+    if (!entries_in_ && !created && e.stamp == stamp_ && !no_dedup) continue;
     he_cache_.push_back(id);
     e.stamp = stamp_;
     e.acc_period += s.period;
@@ -709,7 +763,8 @@ int Hists::key_collapse_cmp(SortKey key, const Hists& hx, uint32_t x_id, const H
         }
         break;
       default:
-        c = branch_cmp(key, hx, x_id, hy, y_id);
+        c = is_sample_value_key(key) ? value_key_cmp(key, x, y)
+                                     : branch_cmp(key, hx, x_id, hy, y_id);
         break;
     }
   }
@@ -828,6 +883,7 @@ void Hists::link_group(std::vector<const Hists*> members) {
         e.map_size = pair.map_size;
         e.parent = pair.parent;
         e.srcfile = pair.srcfile;
+        e.values = pair.values;
         e.filtered = pair.filtered;
         if (config_.branch_mode) branches_.push_back(other->branches_[oid]);
         keys_.emplace_back();  // never looked up: no more samples come
@@ -916,6 +972,7 @@ int Hists::sort_key_cmp(SortKey key, uint32_t a_id, uint32_t b_id) const {
     case SortKey::kSrcfile:
       return value_key_cmp(key, a, b);
     default:
+      if (is_sample_value_key(key)) return value_key_cmp(key, a, b);
       // The branch keys have no se_sort either.
       return branch_cmp(key, *this, a_id, *this, b_id);
   }

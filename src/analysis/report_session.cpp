@@ -25,6 +25,18 @@ bool in_list(const std::vector<std::string>& list, std::string_view s) {
   return std::find(list.begin(), list.end(), s) != list.end();
 }
 
+// The values the sample-value sort keys group by. x86's perf never sets p_stage_cyc (only
+// powerpc's arch event code does): 0 whatever the file holds, as perf 6.1 on x86.
+SampleValues sample_values(const Sample& s) {
+  return {.weight = s.weight, .code_page_size = s.code_page_size, .ins_lat = s.ins_lat};
+}
+
+void push_values_key(std::vector<uint64_t>& key, const SampleValues& v) {
+  key.push_back(v.weight);
+  key.push_back(v.code_page_size);
+  key.push_back(uint64_t{v.ins_lat} << 16 | v.p_stage_cyc);
+}
+
 // Where a repeat cache's deferred samples go (RepeatCache::drain()).
 auto replay_into(Hists& hists) {
   return [&hists](std::span<const uint32_t> plan, uint64_t period, uint64_t count) {
@@ -395,6 +407,7 @@ class ReportSink : public EventSink {
     key_.push_back(epoch(s.pid));
     if (by_cpu_ || by_socket_) key_.push_back(s.cpu);
     if (by_time_) key_.push_back(s.time / std::max<uint64_t>(setup_.hist.time_quantum, 1));
+    if (by_values_) push_values_key(key_, sample_values(s));
     if (with_chain) {
       Bytes b = s.callchain.bytes();
       size_t at = key_.size();
@@ -447,6 +460,7 @@ class ReportSink : public EventSink {
     // hist.c hist_time().
     uint64_t q = setup_.hist.time_quantum;
     hs.time = q ? s.time / q * q : s.time;
+    if (by_values_) hs.values = sample_values(s);
 
     frames_.clear();
     if (with_chain) {
@@ -500,6 +514,7 @@ class ReportSink : public EventSink {
     if (by_cpu_) resolved_key_.push_back(hs.cpu);
     if (by_socket_) resolved_key_.push_back(static_cast<uint32_t>(hs.socket));
     if (by_time_) resolved_key_.push_back(hs.time);
+    if (by_values_) push_values_key(resolved_key_, hs.values);
     push_frame_key(hs.self, hs.self.addr);
     if (with_trace_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(trace.data()));
     if (by_parent_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(hs.parent));
@@ -630,6 +645,8 @@ class ReportSink : public EventSink {
   const bool by_cpu_ = setup_.hist.sort.has(SortKey::kCpu);
   const bool by_time_ = setup_.hist.sort.has(SortKey::kTime);
   const bool by_dso_size_ = setup_.hist.sort.has(SortKey::kDsoSize);
+  const bool by_values_ =
+      std::any_of(setup_.hist.sort.keys.begin(), setup_.hist.sort.keys.end(), is_sample_value_key);
   // --socket-filter reads the socket of an entry's first sample: samples of other CPUs are
   // not the same either.
   const bool by_socket_ = setup_.hist.sort.has(SortKey::kSocket) || setup_.hist.socket_filter > -1;

@@ -209,4 +209,15 @@ std::string script_data_src_text(uint64_t data_src) {
   return s;
 }
 
+std::string page_size_name(uint64_t size) {
+  if (!size) return "N/A";
+  static constexpr char kUnits[] = "BKMGTPEZY";
+  int i = 0;
+  while (size / 1024 > 1 && i < 8) {
+    size /= 1024;
+    ++i;
+  }
+  return fmt::format("{}{}", size, kUnits[i]);
+}
+
 }  // namespace readperf

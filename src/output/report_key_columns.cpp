@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include "readperf/output/mem_info.h"
 #include "readperf/session/dso.h"
 #include "readperf/session/thread.h"
 #include "readperf/symbols/symbol_table.h"
@@ -140,6 +141,35 @@ void put_key_column(fmt::memory_buffer& b, const Hists& hists, uint32_t id, Sort
       } else {
         fmt::format_to(std::back_inserter(b), "{:>{}}", "unknown", width);
       }
+      break;
+    // sort.c's weight, ins_lat and p_stage_cyc snprintf functions: "%-*llu"/"%-*u" of the
+    // value, the global ones times the entry's samples (he->stat.nr_events: of the entry
+    // alone, whatever --children adds).
+    case SortKey::kLocalWeight:
+      fmt::format_to(std::back_inserter(b), "{:<{}}", e.values.weight, width);
+      break;
+    case SortKey::kWeight:
+      fmt::format_to(std::back_inserter(b), "{:<{}}", e.values.weight * e.nr_events, width);
+      break;
+    case SortKey::kLocalInsLat:
+      fmt::format_to(std::back_inserter(b), "{:<{}}", e.values.ins_lat, width);
+      break;
+    case SortKey::kInsLat:
+      // "%-*u" of a u64 product: printed as its low 32 bits.
+      fmt::format_to(std::back_inserter(b), "{:<{}}",
+                     static_cast<uint32_t>(e.values.ins_lat * e.nr_events), width);
+      break;
+    case SortKey::kLocalPStageCyc:
+      fmt::format_to(std::back_inserter(b), "{:<{}}", e.values.p_stage_cyc, width);
+      break;
+    case SortKey::kPStageCyc:
+      fmt::format_to(std::back_inserter(b), "{:<{}}",
+                     static_cast<uint32_t>(e.values.p_stage_cyc * e.nr_events), width);
+      break;
+    case SortKey::kCodePageSize:
+      // sort.c hist_entry__code_page_size_snprintf(): "%-*s" of get_page_size_name().
+      fmt::format_to(std::back_inserter(b), "{:<{}}", page_size_name(e.values.code_page_size),
+                     width);
       break;
     default:
       put_branch_column(b, key, hists, id, width, mispredict);

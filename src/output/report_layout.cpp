@@ -63,6 +63,13 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts,
   w.dso_size = header(SortKey::kDsoSize);
   w.parent = std::max(w.parent, header(SortKey::kParent));
   w.srcfile = std::max(w.srcfile, header(SortKey::kSrcfile));
+  // hist.c hists__calc_col_len(): HISTC_LOCAL_WEIGHT and HISTC_GLOBAL_WEIGHT 12, the latency
+  // and stage columns 13, HISTC_CODE_PAGE_SIZE 6.
+  static constexpr std::array<uint32_t, 7> kValueWidths = {12, 12, 13, 13, 13, 13, 6};
+  for (size_t i = 0; i < kValueWidths.size(); ++i) {
+    SortKey k = static_cast<SortKey>(static_cast<size_t>(SortKey::kLocalWeight) + i);
+    w.sample_value[i] = std::max(kValueWidths[i], header(k));
+  }
   return w;
 }
 
@@ -122,6 +129,10 @@ uint32_t key_width(SortKey key, const ColumnWidths& w) {
     case SortKey::kSrcfile:
       return w.srcfile;
     default:
+      if (is_sample_value_key(key)) {
+        return w
+            .sample_value[static_cast<size_t>(key) - static_cast<size_t>(SortKey::kLocalWeight)];
+      }
       return branch_column_width(key, w.branch);
   }
 }

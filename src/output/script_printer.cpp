@@ -42,20 +42,7 @@ bool addr_correlates_sym(const EventAttr& attr) {
           attr.config == kSwPageFaultsMaj);
 }
 
-// units.c unit_number__scnprintf() through get_page_size_name(): "4K", "2M", "N/A".
-void print_page_size(OutBuffer& out, uint64_t size) {
-  if (!size) {
-    out.write(" N/A");
-    return;
-  }
-  static constexpr char kUnits[] = "BKMGTPEZY";
-  int i = 0;
-  while (size / 1024 > 1 && i < 8) {
-    size /= 1024;
-    ++i;
-  }
-  out.print(" {}{}", size, kUnits[i]);
-}
+void print_page_size(OutBuffer& out, uint64_t size) { out.print(" {}", page_size_name(size)); }
 
 class ScriptSink : public EventSink {
  public:

@@ -129,6 +129,15 @@ struct HistFrame {
 };
 
 // What one sample brings (hist_entry_iter__add's inputs).
+// The sample's own values the sample-value keys group by (hist.c __hists__add_entry():
+// he->weight, ins_lat, p_stage_cyc, code_page_size).
+struct SampleValues {
+  uint64_t weight = 0;
+  uint64_t code_page_size = 0;
+  uint16_t ins_lat = 0;
+  uint16_t p_stage_cyc = 0;
+};
+
 struct HistSample {
   const Thread* thread = nullptr;
   std::string_view comm;  // thread__comm() when the sample is processed
@@ -158,6 +167,7 @@ struct HistSample {
   // last chain resolved (callchain.c sample__resolve_callchain() returns before resetting it),
   // which the Children walk then reads. The sample's own entry appends no chain.
   bool stale_chain = false;
+  SampleValues values;  // the sample-value keys' values
 };
 
 struct HistEntry {
@@ -189,6 +199,7 @@ struct HistEntry {
   uint32_t max_depth = 0;  // callchain_root.max_depth
   uint64_t stamp = 0;      // the last sample that touched it (cumulative de-duplication)
   uint32_t map_id = 0;     // he->ms.map: the map of the last frame that matched it
+  SampleValues values;     // the first sample's (equal in all when a value key sorts)
 };
 
 class Hists {
@@ -363,6 +374,11 @@ class Hists {
   bool has_sym_key_ = false;  // hists__has(hists, sym)
   // perf's hists->entries_in, kept once inline symbols make lookups inexact; null before.
   std::unique_ptr<RbOrder> entries_in_;
+  // hist.c iter_add_next_cumulative_entry() checks a frame against the entries the sample
+  // already added with a he_tmp that has no .time and none of the sample's values (weight,
+  // ins_lat, p_stage_cyc, code_page_size): when a sort key reads one that is not 0, the
+  // check never matches, and a frame met twice (recursion, the sample's own ip) counts twice.
+  bool he_tmp_differs(const HistSample& s) const;
   std::vector<uint32_t> he_cache_;  // the entries the current sample added to (tree mode)
   bool by_time_ = false;            // the time key is sorted on
 };

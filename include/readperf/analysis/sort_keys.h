@@ -35,6 +35,16 @@ enum class SortKey : uint8_t {
   kDsoSize,     // "dso_size": the size of the entry's map
   kParent,      // "parent": the first call-chain symbol matching -p, "[other]" without one
   kSrcfile,     // "srcfile": the source file of the entry's address ("" when unknown)
+  // The sample-value keys (sort.c sort_local_weight ... sort_code_page_size): entries are
+  // the samples of equal values. The "local_" ones print the value, the others the value
+  // times the entry's samples.
+  kLocalWeight,     // "local_weight": PERF_SAMPLE_WEIGHT, or WEIGHT_STRUCT's first word
+  kWeight,          // "weight"
+  kLocalInsLat,     // "local_ins_lat": WEIGHT_STRUCT's instruction latency
+  kInsLat,          // "ins_lat"
+  kLocalPStageCyc,  // "local_p_stage_cyc": pipeline stage cycles, 0 on x86 (set on powerpc)
+  kPStageCyc,       // "p_stage_cyc"
+  kCodePageSize,    // "code_page_size": the sample's code page size, "4K" or "N/A"
   // The branch keys (sort.c bstack_sort_dimensions), perf's branch mode only: each histogram
   // entry is one branch of a sample's branch stack.
   kDsoFrom,      // "dso_from": the branch source's shared object
@@ -54,6 +64,11 @@ enum class SortKey : uint8_t {
 
 // Whether a key reads the entries' branch (only branch mode has one).
 inline bool is_branch_key(SortKey k) { return k >= SortKey::kDsoFrom; }
+
+// Whether a key groups by a value of the sample itself (weight, latency, page size).
+inline bool is_sample_value_key(SortKey k) {
+  return k >= SortKey::kLocalWeight && k <= SortKey::kCodePageSize;
+}
 
 // ui/hist.c's hpp columns (PERF_HPP__*): values of an entry, not keys that group samples.
 enum class HppField : uint8_t {

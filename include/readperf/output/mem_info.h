@@ -27,4 +27,8 @@ std::string script_meminfo_text(uint64_t data_src);
 // script_meminfo_text(), cut to its 100-byte buffer.
 std::string script_data_src_text(uint64_t data_src);
 
+// session.c get_page_size_name(): units.c unit_number__scnprintf()'s "4K", "2M", else
+// "N/A" for 0.
+std::string page_size_name(uint64_t size);
+
 }  // namespace readperf
