@@ -12,18 +12,26 @@ namespace readperf {
 
 namespace {
 
-// Names interned once: a name is first looked up by where it lives (symbol and dso names
-// stay put, comms mostly do), checked against the copy, then by its text.
+// Names interned once. Most lookups are of a name seen a moment ago at the same place (a
+// symbol table's, a dso's, a thread's comm): a direct-mapped cache of places answers them
+// without hashing the text; the others go by the text.
 class StringIds {
  public:
   StringIds() { intern_text(""); }
 
+  // A name that stays put and unchanged while the stream runs (a symbol's, owned by its
+  // symbol table): found by its place and size alone.
+  uint32_t intern_stable(std::string_view s) {
+    Slot& slot = slot_of(s.data());
+    if (slot.place == s.data() && slot.size == s.size()) return slot.id;
+    return fill(slot, s);
+  }
+
+  // A name whose place may later hold another (a comm): checked against the copy.
   uint32_t intern(std::string_view s) {
-    auto at = by_place_.find(s.data());
-    if (at != by_place_.end() && strings_[at->second] == s) return at->second;
-    uint32_t id = intern_text(s);
-    by_place_[s.data()] = id;
-    return id;
+    Slot& slot = slot_of(s.data());
+    if (slot.place == s.data() && slot.size == s.size() && strings_[slot.id] == s) return slot.id;
+    return fill(slot, s);
   }
 
   // Moves the strings interned since the last call into `batch`.
@@ -33,6 +41,23 @@ class StringIds {
   }
 
  private:
+  struct Slot {
+    const char* place = nullptr;
+    size_t size = 0;
+    uint32_t id = 0;
+  };
+  static constexpr int kSlotBits = 12;
+
+  Slot& slot_of(const char* place) {
+    uint64_t h = reinterpret_cast<uintptr_t>(place) * 0x9E3779B97F4A7C15ull;
+    return slots_[h >> (64 - kSlotBits)];
+  }
+
+  uint32_t fill(Slot& slot, std::string_view s) {
+    slot = Slot{s.data(), s.size(), intern_text(s)};
+    return slot.id;
+  }
+
   uint32_t intern_text(std::string_view s) {
     auto it = by_text_.find(s);
     if (it != by_text_.end()) return it->second;
@@ -44,18 +69,20 @@ class StringIds {
 
   std::deque<std::string> strings_;
   std::unordered_map<std::string_view, uint32_t> by_text_;
-  std::unordered_map<const char*, uint32_t> by_place_;
+  std::vector<Slot> slots_ = std::vector<Slot>(size_t{1} << kSlotBits);
   size_t handed_ = 0;
 };
+
+StreamResolution resolution(const RecordStreamConfig& cfg) {
+  if (!cfg.resolve_symbols) return StreamResolution::kThread;
+  return cfg.callchains ? StreamResolution::kCallchain : StreamResolution::kSample;
+}
 
 class RecordStreamSink : public SampleStreamSink {
  public:
   RecordStreamSink(PerfData& pd, const RecordStreamConfig& cfg,
-                   const std::function<bool(RecordBatch&&)>& emit)
-      : SampleStreamSink(pd, cfg.symbols, cfg.max_stack,
-                         cfg.callchains ? StreamResolution::kCallchain : StreamResolution::kSample),
-        cfg_(cfg),
-        emit_(emit) {
+                   const std::function<bool(RecordBatch&)>& emit)
+      : SampleStreamSink(pd, cfg.symbols, cfg.max_stack, resolution(cfg)), cfg_(cfg), emit_(emit) {
     batch_.rows.reserve(cfg.batch_rows);
   }
 
@@ -107,7 +134,7 @@ class RecordStreamSink : public SampleStreamSink {
     }
     if (self.sym) {
       row.has_symbol = true;
-      row.symbol = strings_.intern(self.sym->name);
+      row.symbol = strings_.intern_stable(self.sym->name);
       row.symoff = self.symoff();
       row.sym_start = self.sym->start;
       row.sym_end = self.sym->end;
@@ -171,7 +198,7 @@ class RecordStreamSink : public SampleStreamSink {
     out.ip = f.ip;
     if (f.sym) {
       out.has_symbol = true;
-      out.symbol = strings_.intern(f.sym->name);
+      out.symbol = strings_.intern_stable(f.sym->name);
       out.sym_start = f.sym->start;
       out.sym_end = f.sym->end;
       out.binding = f.sym->binding;
@@ -195,13 +222,13 @@ class RecordStreamSink : public SampleStreamSink {
 
   void flush() {
     strings_.take_new(batch_);
-    if (!emit_(std::move(batch_))) stopped_ = true;
-    batch_ = RecordBatch();
+    if (!emit_(batch_)) stopped_ = true;
+    batch_.clear();
     batch_.rows.reserve(cfg_.batch_rows);
   }
 
   const RecordStreamConfig& cfg_;
-  const std::function<bool(RecordBatch&&)>& emit_;
+  const std::function<bool(RecordBatch&)>& emit_;
   StringIds strings_;
   RecordBatch batch_;
   uint64_t file_offset_ = 0;
@@ -214,7 +241,7 @@ class RecordStreamSink : public SampleStreamSink {
 }  // namespace
 
 Status stream_records(PerfData& data, const RecordStreamConfig& config,
-                      const std::function<bool(RecordBatch&&)>& emit) {
+                      const std::function<bool(RecordBatch&)>& emit) {
   RecordStreamSink sink(data, config, emit);
   Status st = data.process(sink, stream_process_options(data));
   sink.finish();

@@ -14,11 +14,13 @@
 
 #include "exports.h"
 #include "readperf/format/perf_abi.h"
+#include "readperf/output/event_name.h"
 #include "readperf/output/profile_reader.h"
 #include "readperf/reader/perf_data.h"
 #include "readperf/symbols/debuginfod.h"
 #include "records.h"
 #include "report_table.h"
+#include "tracepoint_table.h"
 
 namespace py = pybind11;
 
@@ -152,14 +154,28 @@ py::object run_export(const Recording& r, Config cfg, Export run) {
   return error_or_none(st);
 }
 
+// The events as the file's header has them, for a recording whose model is not read.
+std::vector<ProfileEvent> header_events(const PerfData& data) {
+  std::vector<ProfileEvent> out;
+  const EventList& events = data.events();
+  for (size_t i = 0; i < events.size(); ++i) {
+    const Evsel& ev = events[i];
+    out.push_back(ProfileEvent{event_name(ev), ev.attr.type, ev.attr.config, ev.attr.sample_type,
+                               ev.attr.freq() ? 0 : ev.attr.sample_period, ev.attr.freq()});
+  }
+  return out;
+}
+
 // Opens and reads `path`. Nothing is raised here: a file that cannot be opened comes back
 // unopened with its error, a damaged one with the samples before the damage and the error
-// that stopped the reading; readperf/__init__.py raises ReadError from them.
+// that stopped the reading; readperf/__init__.py raises ReadError from them. Without `model`
+// only the header is read (for records(), which reads the file itself), except from a pipe
+// file, whose events come with its records.
 std::unique_ptr<Recording> open_recording(const std::string& path,
                                           const std::optional<std::string>& buildid_dir,
                                           const std::optional<std::string>& symfs,
                                           const std::optional<std::string>& kallsyms, bool lines,
-                                          bool srclines, uint32_t max_stack) {
+                                          bool srclines, uint32_t max_stack, bool model) {
   auto rec = std::make_unique<Recording>();
   rec->path = path;
   ProfileReadConfig cfg;
@@ -176,7 +192,11 @@ std::unique_ptr<Recording> open_recording(const std::string& path,
   {
     py::gil_scoped_release release;
     data = PerfData::open(path);
-    if (data) read = read_profile(**data, cfg);
+    if (data && (model || (*data)->kind() == ContainerKind::kPipe)) {
+      read = read_profile(**data, cfg);
+    } else if (data) {
+      read.profile.events = header_events(**data);
+    }
   }
   if (!data) {
     rec->error = error_dict(data.error());
@@ -342,11 +362,17 @@ PYBIND11_MODULE(_readperf, m) {
                                    std::move(on_error));
           },
           py::arg("types"), py::arg("events"), py::arg("callchains"), py::arg("on_error"))
+      .def(
+          "tracepoint_columns",
+          [](const Recording& r, std::vector<uint32_t> events) {
+            return tracepoint_columns(r.path, r.symbols, std::move(events));
+          },
+          py::arg("events"))
       .def("bytes_per_sample",
            [](const Recording& r) { return r.profile.samples.bytes_per_sample(); });
   m.def("open_recording", &open_recording, py::arg("path"), py::arg("buildid_dir") = py::none(),
         py::arg("symfs") = py::none(), py::arg("kallsyms") = py::none(), py::arg("lines") = false,
-        py::arg("srclines") = false, py::arg("max_stack") = 127);
+        py::arg("srclines") = false, py::arg("max_stack") = 127, py::arg("model") = true);
   add_record_types(m);
   // Record type names (perf's, and ours for the types newer perf added) by number.
   py::dict record_types;

@@ -40,6 +40,7 @@ PyObject* string_of(const RecordContext& c, uint32_t id) {
 
 void batch_dealloc(PyObject* self) {
   auto* b = reinterpret_cast<BatchObject*>(self);
+  b->context->pool->give(std::move(b->batch));
   b->batch.~RecordBatch();
   b->context.~shared_ptr<RecordContext>();
   free_object(self);

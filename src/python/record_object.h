@@ -10,12 +10,38 @@
 
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "readperf/format/byte_cursor.h"
 #include "readperf/output/record_stream.h"
 
 namespace readperf {
+
+// Batches done with, their memory kept for the reading thread's next ones
+// (stream_records()).
+class BatchPool {
+ public:
+  void give(RecordBatch&& b) {
+    b.clear();
+    std::lock_guard<std::mutex> lock(mu_);
+    if (spare_.size() < kKept) spare_.push_back(std::move(b));
+  }
+  // Leaves a spare batch in `b` (emptied), if there is one.
+  void take(RecordBatch& b) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (spare_.empty()) return;
+    b = std::move(spare_.back());
+    spare_.pop_back();
+  }
+
+ private:
+  static constexpr size_t kKept = 8;
+  std::mutex mu_;
+  std::vector<RecordBatch> spare_;
+};
 
 // Shared by the batches of one iteration: the strings so far (a list, index = string id),
 // the event names, the file's byte order.
@@ -23,6 +49,7 @@ struct RecordContext {
   PyObject* strings = nullptr;      // list of str
   PyObject* event_names = nullptr;  // tuple of str
   ByteOrder order = ByteOrder::kNative;
+  std::shared_ptr<BatchPool> pool = std::make_shared<BatchPool>();
   ~RecordContext() {
     Py_XDECREF(strings);
     Py_XDECREF(event_names);

@@ -204,7 +204,8 @@ py::object iterate_records(const std::string& path, const SymbolConfig& symbols,
   cfg.types = std::move(types);
   cfg.events = std::move(events);
   std::shared_ptr<Channel> ch = it->channel;
-  it->reader = new std::thread([ch, cfg = std::move(cfg), path] {
+  std::shared_ptr<BatchPool> pool = it->context->pool;
+  it->reader = new std::thread([ch, pool, cfg = std::move(cfg), path] {
     Status st;
     Result<std::unique_ptr<PerfData>> data = PerfData::open(path);
     if (!data) {
@@ -214,12 +215,15 @@ py::object iterate_records(const std::string& path, const SymbolConfig& symbols,
         std::lock_guard<std::mutex> lock(ch->mu);
         ch->order = (*data)->order();
       }
-      st = stream_records(**data, cfg, [&](RecordBatch&& b) {
-        std::unique_lock<std::mutex> lock(ch->mu);
-        ch->cv.wait(lock, [&] { return ch->ready.size() < Channel::kAhead || ch->cancelled; });
-        if (ch->cancelled) return false;
-        ch->ready.push_back(std::move(b));
-        ch->cv.notify_all();
+      st = stream_records(**data, cfg, [&](RecordBatch& b) {
+        {
+          std::unique_lock<std::mutex> lock(ch->mu);
+          ch->cv.wait(lock, [&] { return ch->ready.size() < Channel::kAhead || ch->cancelled; });
+          if (ch->cancelled) return false;
+          ch->ready.push_back(std::move(b));
+          ch->cv.notify_all();
+        }
+        pool->take(b);
         return true;
       });
     }

@@ -13,7 +13,7 @@ import pytest
 
 import readperf
 from damage import damaged_copy
-from test_readperf import BUILDID, GOLDEN, golden, open_case
+from test_readperf import BUILDID, GOLDEN, golden, open_case, recording
 
 
 SCRIPT_HEAD = re.compile(r"^\s*(?P<comm>.+?)\s+(?P<tid>-?\d+)(?:\s+\[(?P<cpu>\d+)\])?\s+"
@@ -246,3 +246,59 @@ def test_damage_raises_after_the_records_before_it(tmp_path):
     # With partial=True the iteration ends there.
     assert len(list(rec.records("SAMPLE"))) == len(rec)
     assert rec.errors[-1]["offset"] == at
+
+
+@pytest.mark.parametrize("case", ["spin-fp", "tracepoint", "pipe", "threads-dir"])
+def test_records_without_the_model(case):
+    """readperf.records(path) (no profile model read first) gives rec.records()' records."""
+    def key(ev):
+        return (ev.type, ev.time, ev.pid, ev.tid, ev.cpu, ev.event, ev.comm, ev.dso, ev.symbol,
+                ev.period, ev.raw, ev.fields, ev.callchain)
+    rec = open_case(case)
+    want = [key(ev) for ev in rec.records()]
+    got = [key(ev) for ev in readperf.records(recording(case), buildid_dir=BUILDID)]
+    assert got == want and len(got) > 0
+    event = rec.events[-1]["name"]
+    assert [key(ev) for ev in readperf.records(recording(case), buildid_dir=BUILDID,
+                                               events=event)] == \
+        [key(ev) for ev in rec.records(events=event)]
+
+
+def test_tracepoint_fields_table_is_perfs():
+    """rec.tracepoint_fields(event): one row a sample of the tracepoint, its fields as numpy
+    columns, equal to what perf script prints of each sample."""
+    import numpy as np
+    import pandas as pd
+    rec = open_case("tracepoint")
+    script = perf_script("tracepoint")
+    # (event, {field: the name perf's print format gives it}, numeric fields, string fields)
+    for event, printed, ints, strs in (
+            ("sched:sched_switch", {}, ("prev_pid", "prev_prio", "next_pid", "next_prio"),
+             ("prev_comm", "next_comm")),
+            ("sched:sched_process_fork", {"parent_comm": "comm", "parent_pid": "pid"},
+             ("parent_pid", "child_pid"), ("parent_comm", "child_comm")),
+            ("sched:sched_process_exec", {}, ("pid", "old_pid"), ("filename",))):
+        want = [w for w in script if w["event"] == event]
+        df = rec.tracepoint_fields(event)
+        assert len(df) == len(want) > 0
+        assert list(df.columns[:9]) == ["common_time", "common_cpu", "common_tgid", "common_tid",
+                                        "common_comm", "common_type", "common_flags",
+                                        "common_preempt_count", "common_pid"]
+        for k in ints:
+            assert df[k].dtype == np.int64
+        for k in strs:
+            assert isinstance(df[k].dtype, pd.CategoricalDtype)
+        for i, (row, w) in enumerate(zip(df.to_dict("records"), want)):
+            assert (script_time(int(row["common_time"])), row["common_tid"], row["common_cpu"],
+                    row["common_comm"]) == (w["time"], int(w["tid"]), int(w["cpu"]),
+                                            w["comm"]), i
+            trace = dict(re.findall(r"(\w+)=(\S+)", w["trace"]))
+            assert [int(trace[printed.get(k, k)]) for k in ints] == [row[k] for k in ints], i
+            assert [trace[printed.get(k, k)] for k in strs] == [row[k] for k in strs], i
+        # The same values as records() gives.
+        ev = next(e for e in rec.records("SAMPLE") if e.event == event)
+        assert {k: v for k, v in df.iloc[0].items() if k in ev.fields} == ev.fields
+    with pytest.raises(ValueError, match="not a tracepoint"):
+        open_case("spin-fp").tracepoint_fields("cpu-clock:pppH")
+    with pytest.raises(ValueError, match="no event"):
+        rec.tracepoint_fields("sched:nothing")

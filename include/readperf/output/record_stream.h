@@ -8,7 +8,7 @@
 //   RecordStreamConfig cfg;
 //   cfg.symbols = SymbolConfig::from_environment();
 //   std::vector<std::string> strings;
-//   Status st = stream_records(*data, cfg, [&](RecordBatch&& b) {
+//   Status st = stream_records(*data, cfg, [&](RecordBatch& b) {
 //     strings.insert(strings.end(), b.new_strings.begin(), b.new_strings.end());
 //     for (const RecordRow& r : b.rows) use(strings[r.comm], r.period);
 //     return true;  // false stops the reading
@@ -77,6 +77,16 @@ struct RecordBatch {
   uint32_t first_string = 0;
   // Owns the tracepoint formats the rows point to.
   std::shared_ptr<const TraceFormatter> tracing;
+
+  // Empties the batch, keeping the vectors' memory for the next one.
+  void clear() {
+    rows.clear();
+    frames.clear();
+    bytes.clear();
+    new_strings.clear();
+    first_string = 0;
+    tracing.reset();
+  }
 };
 
 struct RecordStreamConfig {
@@ -84,6 +94,8 @@ struct RecordStreamConfig {
   uint32_t max_stack = 127;  // perf's scripting_max_stack
   // Resolve and hand out call chains (perf script's symbol_conf.use_callchain).
   bool callchains = true;
+  // Resolve the samples' own addresses (dso, symbol); false: their threads only (comm).
+  bool resolve_symbols = true;
   size_t batch_rows = 4096;
   // Record types to hand out (perf's numbers); empty for every kernel record.
   std::vector<uint32_t> types;
@@ -93,9 +105,11 @@ struct RecordStreamConfig {
 };
 
 // Reads `data`, calling `emit` with each batch (the last one possibly short); `emit` returns
-// false to stop the reading there. The status is the reading's: on damage, the batches before
-// it were emitted.
+// false to stop the reading there. `emit` takes what it keeps of the batch (moves it out) and
+// may leave in its place an emptied batch of its own, whose memory the next batch reuses:
+// fresh memory for every batch costs more in page faults than the rows cost to fill. The
+// status is the reading's: on damage, the batches before it were emitted.
 Status stream_records(PerfData& data, const RecordStreamConfig& config,
-                      const std::function<bool(RecordBatch&&)>& emit);
+                      const std::function<bool(RecordBatch&)>& emit);
 
 }  // namespace readperf

@@ -11,6 +11,8 @@
     rec.collapsed()               # `readperf export --format collapsed`, as a string
     for ev in rec.records():      # every record in perf's order (a `perf script -s`
         ...                       # replacement): ev.comm, ev.symbol, ev.period, ...
+    for ev in readperf.records("perf.data"):   # the same without reading the model first
+        ...
     rec.to_pprof("p.pb.gz"), rec.to_sqlite("p.db")   # `export --format pprof|sqlite -o`
 
 Every sample is resolved once in C++ (the same resolver as `readperf report` and `script`);
@@ -22,11 +24,21 @@ read up to it; open(..., partial=True) returns that recording instead, its error
 
 import os as _os
 
-import numpy as _np
-
 from . import _readperf
 
-__all__ = ["open", "Recording", "Record", "ReadError"]
+__all__ = ["open", "records", "Recording", "Record", "ReadError"]
+
+
+class _Numpy:
+    """numpy, imported when first used: a loop over records() needs none of it (and its
+    import is most of a small script's start-up)."""
+
+    def __getattr__(self, name):
+        import numpy
+        return getattr(numpy, name)
+
+
+_np = _Numpy()
 
 Record = _readperf.Record
 # Record type numbers by perf's names ("SAMPLE": 9, "MMAP2": 10, ...).
@@ -68,9 +80,22 @@ def open(path, buildid_dir=None, symfs=None, kallsyms=None, partial=False, lines
     frame (slower: addr2line's answer). partial: return what was read before damage instead
     of raising ReadError.
     """
+    return _open(path, buildid_dir, symfs, kallsyms, partial, lines, srclines, max_stack, True)
+
+
+def records(path, buildid_dir=None, symfs=None, kallsyms=None, partial=False, max_stack=127,
+            types=None, events=None, callchains=True):
+    """`open(path, ...).records(types, events, callchains)` without reading the profile model
+    first (which open() does): the fastest way through a recording's records, for a script
+    that replaces `perf script -s`. The arguments are open()'s and Recording.records()'."""
+    rec = _open(path, buildid_dir, symfs, kallsyms, partial, False, False, max_stack, False)
+    return rec.records(types=types, events=events, callchains=callchains)
+
+
+def _open(path, buildid_dir, symfs, kallsyms, partial, lines, srclines, max_stack, model):
     raw = _readperf.open_recording(_path(path), buildid_dir=_path(buildid_dir),
                                    symfs=_path(symfs), kallsyms=_path(kallsyms), lines=lines,
-                                   srclines=srclines, max_stack=max_stack)
+                                   srclines=srclines, max_stack=max_stack, model=model)
     if not raw.opened:
         err = raw.error
         raise ReadError(err["message"], _os.fspath(path), err["offset"], err["what"], None)
@@ -311,6 +336,35 @@ class Recording:
             raise ReadError(message, self.path, offset, what, self)
 
         return self._raw.records(type_ids, event_ids, bool(callchains), on_error)
+
+    def tracepoint_fields(self, event):
+        """A pandas DataFrame of the samples of the tracepoint `event` ("sched:sched_switch"),
+        one row a sample in perf's order: the sample's common_time, common_cpu, common_tgid
+        (its pid), common_tid and common_comm (named as perf's tracepoint handlers name theirs:
+        fields are often called pid or comm), then every field of the event's format decoded
+        from the sample's raw data (common_type, common_flags, common_preempt_count,
+        common_pid, then the event's own, as Record.fields has them): numbers as int64
+        (signed fields) or uint64 columns, strings as categoricals, other arrays as object
+        columns (bytes, or lists of numbers). The file is read again."""
+        import pandas as pd
+        ids = [i for i, e in enumerate(self.events) if e["name"] == event]
+        if not ids:
+            raise ValueError("no event %r in this recording (%s)" % (
+                event, ", ".join(e["name"] for e in self.events)))
+        if any(self.events[i]["type"] != 2 for i in ids):  # PERF_TYPE_TRACEPOINT
+            raise ValueError("%r is not a tracepoint" % event)
+        out = self._raw.tracepoint_columns(ids)
+        if out["error"] is not None:
+            message, what, offset = out["error"]
+            self._check({"message": message, "what": what, "offset": offset})
+        data = {}
+        for name, col in out["columns"].items():
+            if isinstance(col, tuple):
+                col = pd.Categorical.from_codes(col[0], categories=col[1])
+            elif isinstance(col, list):
+                col = pd.Series(col, dtype=object)
+            data[name] = col
+        return pd.DataFrame(data, copy=False)
 
     def _check(self, err):
         """Raises ReadError for an export stopped by damage in the recording (unless opened
