@@ -260,6 +260,25 @@ PerfDataBuilder& PerfDataBuilder::AddMmap2(uint32_t pid, uint32_t tid, uint64_t 
       sid);
 }
 
+PerfDataBuilder& PerfDataBuilder::AddDataMmap2(uint32_t pid, uint32_t tid, uint64_t start,
+                                               uint64_t len, uint64_t pgoff, std::string_view file,
+                                               uint32_t prot, uint32_t flags, bool anon,
+                                               const SampleFields& sid) {
+  return AddKernelRecord(
+      kRecordMmap2, sid.misc,
+      [&](ByteWriter& w) {
+        w.u32(pid).u32(tid).u64(start).u64(len).u64(pgoff);
+        if (anon) {
+          w.u32(0).u32(0).u64(0).u64(0);
+        } else {
+          w.u32(8).u32(1).u64(1234).u64(5);
+        }
+        w.u32(prot).u32(flags);
+        w.str(file);
+      },
+      sid);
+}
+
 PerfDataBuilder& PerfDataBuilder::AddComm(uint32_t pid, uint32_t tid, std::string_view comm,
                                           const SampleFields& sid) {
   return AddKernelRecord(

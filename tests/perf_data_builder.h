@@ -137,6 +137,11 @@ class PerfDataBuilder {
                            std::string_view file, const SampleFields& sid = {});
   PerfDataBuilder& AddMmap2(uint32_t pid, uint32_t tid, uint64_t start, uint64_t len,
                             uint64_t pgoff, std::string_view file, const SampleFields& sid = {});
+  // An MMAP2 of data (`perf record -d`): `prot` and `flags` as given (PROT_*, MAP_*), and
+  // with `anon` the device and inode numbers 0, as the kernel reports [stack] or [heap].
+  PerfDataBuilder& AddDataMmap2(uint32_t pid, uint32_t tid, uint64_t start, uint64_t len,
+                                uint64_t pgoff, std::string_view file, uint32_t prot,
+                                uint32_t flags, bool anon, const SampleFields& sid = {});
   PerfDataBuilder& AddComm(uint32_t pid, uint32_t tid, std::string_view comm,
                            const SampleFields& sid = {});
   PerfDataBuilder& AddFork(uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid, uint64_t time,

@@ -104,6 +104,14 @@ TEST(SortKeysTest, PrefixesAndDuplicates) {
   EXPECT_EQ(s->keys,
             (std::vector<SortKey>{SortKey::kWeight, SortKey::kLocalWeight, SortKey::kPStageCyc}));
   EXPECT_EQ(sort_key_header(SortKey::kDso), "Shared Object");
+  // The memory keys are --mem-mode's only ("Invalid", as perf's -EINVAL), after the common
+  // and branch ones in perf's tables.
+  EXPECT_FALSE(parse_sort_keys("mem"));
+  s = parse_sort_keys("mem,symbol_d,locked,dso_d,loc", false, true);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->keys, (std::vector<SortKey>{SortKey::kMem, SortKey::kSymbolDaddr, SortKey::kLocked,
+                                           SortKey::kDsoDaddr,
+                                           SortKey::kLocalWeight}));  // "loc": common first
 }
 
 // sort.c setup_sorting(): which fields sort the output and which print, in what order.

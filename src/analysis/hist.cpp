@@ -78,6 +78,33 @@ void put_branch_sym(uint64_t* w, const BranchAddr& a) {
   w[1] = a.sym ? a.sym->end : ~0ull;
 }
 
+// The word a memory key compares (sort.c's sort__*_cmp of memory_sort_dimensions): data_src's
+// bit fields as union perf_mem_data_src lays them out (include/uapi/linux/perf_event.h).
+uint64_t mem_key_value(SortKey key, const MemSample& m) {
+  switch (key) {
+    case SortKey::kSymbolDaddr:
+      return m.daddr.addr;
+    case SortKey::kSymbolIaddr:
+      return m.iaddr.addr;
+    case SortKey::kLocked:
+      return m.data_src >> 24 & 0x3;  // mem_lock
+    case SortKey::kTlb:
+      return m.data_src >> 26 & 0x7f;  // mem_dtlb
+    case SortKey::kMem:
+      return m.data_src >> 5 & 0x3fff;  // mem_lvl (not lvl_num: sort__lvl_cmp)
+    case SortKey::kSnoop:
+      return m.data_src >> 19 & 0x1f;  // mem_snoop (not snoopx)
+    case SortKey::kPhysDaddr:
+      return m.phys_addr;
+    case SortKey::kDataPageSize:
+      return m.data_page_size;
+    case SortKey::kBlocked:
+      return m.data_src >> 40 & 0x7;  // mem_blk
+    default:
+      return 0;
+  }
+}
+
 // The keys compared by a field of the entry alone: cpu, time, symbol_size, socket, dso_size,
 // parent, srcfile (se_cmp(left, right), positive when `a` sorts first).
 int value_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) {
@@ -361,6 +388,21 @@ Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, u
       case SortKey::kCodePageSize:
         k.w[n++] = s.values.code_page_size;
         break;
+      case SortKey::kDsoDaddr:
+        k.w[n++] = s.mem ? dso_name_id(s.mem->daddr.dso) : 0;
+        break;
+      case SortKey::kSymbolDaddr:
+      case SortKey::kSymbolIaddr:
+      case SortKey::kLocked:
+      case SortKey::kTlb:
+      case SortKey::kMem:
+      case SortKey::kSnoop:
+      case SortKey::kDcacheline:
+      case SortKey::kPhysDaddr:
+      case SortKey::kDataPageSize:
+      case SortKey::kBlocked:
+        k.w[n++] = s.mem ? mem_key_value(key, *s.mem) : 0;
+        break;
       case SortKey::kDsoFrom:
         k.w[n++] = dso_name_id(b.from.dso);
         break;
@@ -489,6 +531,7 @@ uint32_t Hists::commit(uint32_t id, const Key& key, const HistSample& s) {
   HistEntry& e = entries_[id];
   if (config_.use_callchain) e.chain_root = tree_.new_root();
   if (config_.branch_mode) branches_.push_back(s.branch ? *s.branch : BranchInfo{});
+  if (config_.mem_mode) mems_.push_back(s.mem ? *s.mem : MemSample{});
   keys_.push_back(key);
   size_t mask = table_.size() - 1;
   size_t i = key_hash(key) & mask;
@@ -764,11 +807,26 @@ int Hists::key_collapse_cmp(SortKey key, const Hists& hx, uint32_t x_id, const H
         break;
       default:
         c = is_sample_value_key(key) ? value_key_cmp(key, x, y)
+            : is_mem_key(key)        ? mem_cmp(key, hx, x_id, hy, y_id)
                                      : branch_cmp(key, hx, x_id, hy, y_id);
         break;
     }
   }
   return c;
+}
+
+int Hists::mem_cmp(SortKey key, const Hists& hx, uint32_t x_id, const Hists& hy, uint32_t y_id) {
+  // sort.c's memory se_cmp(left = x, right = y).
+  const MemSample& x = hx.mems_[x_id];
+  const MemSample& y = hy.mems_[y_id];
+  if (key == SortKey::kDsoDaddr) {
+    // sort__dso_daddr_cmp() calls _sort__dso_cmp(left's map, right's): cmp_null(right,
+    // left), then strcmp(left, right) (sort__dso_cmp() passes them the other way round).
+    if (!x.daddr.dso || !y.daddr.dso) return cmp_null(y.daddr.dso, x.daddr.dso);
+    return name_cmp(hx.dso_name(x.daddr.dso), hy.dso_name(y.daddr.dso));
+  }
+  // Right's value minus left's, as an int64_t.
+  return sign64(static_cast<int64_t>(mem_key_value(key, y) - mem_key_value(key, x)));
 }
 
 int Hists::branch_cmp(SortKey key, const Hists& hx, uint32_t x_id, const Hists& hy, uint32_t y_id) {
@@ -886,6 +944,7 @@ void Hists::link_group(std::vector<const Hists*> members) {
         e.values = pair.values;
         e.filtered = pair.filtered;
         if (config_.branch_mode) branches_.push_back(other->branches_[oid]);
+        if (config_.mem_mode) mems_.push_back(other->mems_[oid]);
         keys_.emplace_back();  // never looked up: no more samples come
         if (!merged_.empty()) merged_.push_back(false);
         leader.insert({this, id});
@@ -973,6 +1032,8 @@ int Hists::sort_key_cmp(SortKey key, uint32_t a_id, uint32_t b_id) const {
       return value_key_cmp(key, a, b);
     default:
       if (is_sample_value_key(key)) return value_key_cmp(key, a, b);
+      // The memory keys have no se_sort either.
+      if (is_mem_key(key)) return mem_cmp(key, *this, a_id, *this, b_id);
       // The branch keys have no se_sort either.
       return branch_cmp(key, *this, a_id, *this, b_id);
   }

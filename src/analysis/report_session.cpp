@@ -330,20 +330,50 @@ class ReportSink : public EventSink {
   // machine.c ip__resolve_ams(): a branch address may be on either side of the kernel
   // boundary, so perf tries each cpumode (thread__find_cpumode_addr_location(); the guest
   // ones find nothing in a host report: level 'H').
+  // thread.c thread__find_cpumode_addr_location(): the first cpumode with a map for `ip`.
+  Frame find_cpumode_addr(const Thread& t, uint64_t ip) {
+    for (uint16_t cpumode : {kMiscUser, kMiscKernel}) {
+      Frame f = resolver_.resolve_addr(t, static_cast<uint8_t>(cpumode), ip);
+      if (f.map) return f;
+    }
+    return Frame{};
+  }
+
   BranchAddr branch_addr(const Thread& t, uint64_t ip) {
     BranchAddr a;
     a.addr = ip;
     a.al_addr = ip;
-    for (uint16_t cpumode : {kMiscUser, kMiscKernel}) {
-      Frame f = resolver_.resolve_addr(t, static_cast<uint8_t>(cpumode), ip);
-      if (!f.map) continue;
+    if (Frame f = find_cpumode_addr(t, ip); f.map) {
       a.al_addr = f.addr;
       a.dso = f.dso;
       a.sym = f.sym;
       a.level = f.level;
-      break;
     }
     return a;
+  }
+
+  static MemAddr mem_addr(const Frame& f, uint64_t addr) {
+    MemAddr a;
+    a.addr = addr;
+    a.al_addr = f.map ? f.addr : addr;
+    if (!f.map) return a;
+    a.dso = f.dso;
+    a.sym = f.sym;
+    if (f.sym) a.sym_offset = f.sym_addr - f.sym->start;
+    return a;
+  }
+
+  // machine.c sample__resolve_mem(): the instruction by ip__resolve_ams() (any cpumode), the
+  // data address by ip__resolve_data() (thread__find_symbol() in the sample's cpumode).
+  MemSample resolve_mem(const Thread& t, const Sample& s) {
+    MemSample m;
+    m.iaddr = mem_addr(find_cpumode_addr(t, s.ip), s.ip);
+    m.daddr =
+        mem_addr(resolver_.resolve_addr(t, static_cast<uint8_t>(s.cpumode()), s.addr), s.addr);
+    m.phys_addr = s.phys_addr;
+    m.data_page_size = s.data_page_size;
+    m.data_src = s.data_src;
+    return m;
   }
 
   // builtin-report.c process_sample_event() in branch mode: hist_iter_branch adds one entry
@@ -392,6 +422,9 @@ class ReportSink : public EventSink {
       add_branches(s, evsel);
       return;
     }
+    // hist.c iter_add_single_mem_entry(): the period is the weight (1 without one), so that
+    // the overheads are shares of the total weight.
+    if (setup_.hist.mem_mode) period = s.weight ? s.weight : 1;
     Hists& hists = hists_for(evsel);
     Repeats& rep = repeats_[evsel.index];
     // callchain.c sample__resolve_callchain(): the chain is walked for the call graphs and
@@ -429,7 +462,9 @@ class ReportSink : public EventSink {
                          (s.sample_type & (kSampleRegsUser | kSampleStackUser)) ==
                              (kSampleRegsUser | kSampleStackUser) &&
                          s.user_stack_size != 0;
-    const bool uncached = unwound || with_trace_ || hists.walks_entries_in() || mixed_chains_;
+    // Memory mode keys entries on the data address and data_src, which the keys leave out.
+    const bool uncached =
+        unwound || with_trace_ || hists.walks_entries_in() || mixed_chains_ || setup_.hist.mem_mode;
     const RepeatCache::Hash raw_hash = RepeatCache::hash(key_);
     if (size_t slot = uncached ? RepeatCache::kNone : rep.raw.find_slot(raw_hash);
         slot != RepeatCache::kNone) {
@@ -461,6 +496,10 @@ class ReportSink : public EventSink {
     uint64_t q = setup_.hist.time_quantum;
     hs.time = q ? s.time / q * q : s.time;
     if (by_values_) hs.values = sample_values(s);
+    if (setup_.hist.mem_mode) {
+      mem_ = resolve_mem(*t, s);
+      hs.mem = &mem_;
+    }
 
     frames_.clear();
     if (with_chain) {
@@ -521,7 +560,7 @@ class ReportSink : public EventSink {
     for (const HistFrame& f : frames_) push_frame_key(f, f.chain.ip);
     // An inline frame's Children entry may change hands with the map it is met through
     // (Hists::place()): such samples are added one by one.
-    if (hists.walks_entries_in() || mixed_chains_ ||
+    if (hists.walks_entries_in() || mixed_chains_ || setup_.hist.mem_mode ||
         (setup_.hist.children &&
          std::any_of(frames_.begin(), frames_.end(),
                      [](const HistFrame& f) { return f.enclosing_sym != nullptr; }))) {
@@ -666,6 +705,7 @@ class ReportSink : public EventSink {
   std::vector<Repeats> repeats_;  // by event index
   std::vector<uint32_t> plan_;
   std::vector<uint64_t> key_;
+  MemSample mem_;  // the sample being added, in memory mode
   std::vector<uint64_t> resolved_key_;
   static constexpr int64_t kNoPid = INT64_MIN;
   std::unordered_map<int32_t, uint32_t> pid_epochs_;

@@ -86,10 +86,26 @@ constexpr std::array<Dimension, 13> kBranch = {{
     {"addr_to", true, SortKey::kAddrTo},
 }};
 
+// sort.c memory_sort_dimensions[], looked at after the branch ones.
+constexpr std::array<Dimension, 11> kMemory = {{
+    {"symbol_daddr", true, SortKey::kSymbolDaddr},
+    {"symbol_iaddr", true, SortKey::kSymbolIaddr},
+    {"dso_daddr", true, SortKey::kDsoDaddr},
+    {"locked", true, SortKey::kLocked},
+    {"tlb", true, SortKey::kTlb},
+    {"mem", true, SortKey::kMem},
+    {"snoop", true, SortKey::kSnoop},
+    {"dcacheline", false, SortKey::kDcacheline},
+    {"phys_daddr", true, SortKey::kPhysDaddr},
+    {"data_page_size", true, SortKey::kDataPageSize},
+    {"blocked", true, SortKey::kBlocked},
+}};
+
 // sort_dimension__add() and output_field_add(): the first common dimension the token is a
-// prefix of, else the first hpp dimension, else a branch key (-EINVAL outside branch mode).
-// `what` names the option in errors.
-Result<HistField> find_field(std::string_view tok, std::string_view what, bool branch_mode) {
+// prefix of, else the first hpp dimension, else a branch key (-EINVAL outside branch mode),
+// else a memory key (-EINVAL outside memory mode). `what` names the option in errors.
+Result<HistField> find_field(std::string_view tok, std::string_view what, bool branch_mode,
+                             bool mem_mode) {
   auto unsupported = [&] {
     return make_error(fmt::format("--{} key `{}' is not supported by readperf yet", what, tok));
   };
@@ -106,6 +122,12 @@ Result<HistField> find_field(std::string_view tok, std::string_view what, bool b
   for (const Dimension& d : kBranch) {
     if (!is_prefix_nocase(tok, d.name)) continue;
     if (!branch_mode) return make_error(fmt::format("Invalid --{} key: `{}'", what, tok));
+    if (!d.supported) return unsupported();
+    return HistField{HppField::kSortKey, d.key};
+  }
+  for (const Dimension& d : kMemory) {
+    if (!is_prefix_nocase(tok, d.name)) continue;
+    if (!mem_mode) return make_error(fmt::format("Invalid --{} key: `{}'", what, tok));
     if (!d.supported) return unsupported();
     return HistField{HppField::kSortKey, d.key};
   }
@@ -158,7 +180,7 @@ Result<SortSpec> setup_sorting(const SortingOptions& o) {
   }
   for (std::string_view tok : tokens(keys)) {
     if (is_unsupported_arch_key(tok)) continue;
-    Result<HistField> f = find_field(tok, "sort", o.branch_mode);
+    Result<HistField> f = find_field(tok, "sort", o.branch_mode, o.mem_mode);
     if (!f) return tl::unexpected(f.error());
     if (f->hpp == HppField::kSortKey && f->key == SortKey::kDso) spec.dso_sorted = true;
     // __sort_dimension__add(): a dimension already taken is ignored.
@@ -186,7 +208,7 @@ Result<SortSpec> setup_sorting(const SortingOptions& o) {
     std::string_view fields = strict_fields ? o.field_order : o.field_order.substr(1);
     if (fields.empty()) return make_error("Invalid --fields key: `+'");
     for (std::string_view tok : tokens(fields)) {
-      Result<HistField> f = find_field(tok, "fields", o.branch_mode);
+      Result<HistField> f = find_field(tok, "fields", o.branch_mode, o.mem_mode);
       if (!f) return tl::unexpected(f.error());
       if (!contains(spec.columns, *f)) spec.columns.push_back(*f);
     }
@@ -211,12 +233,12 @@ bool SortSpec::is_elided(SortKey k) const {
   return std::find(elided.begin(), elided.end(), k) != elided.end();
 }
 
-Result<SortSpec> parse_sort_keys(std::string_view order, bool branch_mode) {
+Result<SortSpec> parse_sort_keys(std::string_view order, bool branch_mode, bool mem_mode) {
   SortSpec spec;
   spec.order = std::string(order);
   for (std::string_view tok : tokens(order)) {
     if (is_unsupported_arch_key(tok)) continue;
-    Result<HistField> f = find_field(tok, "sort", branch_mode);
+    Result<HistField> f = find_field(tok, "sort", branch_mode, mem_mode);
     if (!f) return tl::unexpected(f.error());
     if (f->hpp != HppField::kSortKey)
       return make_error(fmt::format("Unknown --sort key: `{}'", tok));
@@ -233,6 +255,9 @@ std::string_view sort_key_name(SortKey k) {
     if (d.supported && d.key == k) return d.name;
   }
   for (const Dimension& d : kBranch) {
+    if (d.supported && d.key == k) return d.name;
+  }
+  for (const Dimension& d : kMemory) {
     if (d.supported && d.key == k) return d.name;
   }
   return {};
@@ -282,6 +307,28 @@ std::string_view sort_key_header(SortKey k) {
       return "Pipeline Stage Cycle";
     case SortKey::kCodePageSize:
       return "Code Page Size";
+    case SortKey::kSymbolDaddr:
+      return "Data Symbol";
+    case SortKey::kSymbolIaddr:
+      return "Code Symbol";
+    case SortKey::kDsoDaddr:
+      return "Data Object";
+    case SortKey::kLocked:
+      return "Locked";
+    case SortKey::kTlb:
+      return "TLB access";
+    case SortKey::kMem:
+      return "Memory access";
+    case SortKey::kSnoop:
+      return "Snoop";
+    case SortKey::kDcacheline:
+      return "Data Cacheline";
+    case SortKey::kPhysDaddr:
+      return "Data Physical Address";
+    case SortKey::kDataPageSize:
+      return "Data Page Size";
+    case SortKey::kBlocked:
+      return "Blocked";
     case SortKey::kDsoFrom:
       return "Source Shared Object";
     case SortKey::kDsoTo:

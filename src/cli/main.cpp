@@ -130,6 +130,7 @@ int run(int argc, char** argv) {
   rep->add_flag("--stdio", report.stdio, "plain text output");
   rep->add_flag("--children")->description("accumulate callchains of children (default)");
   rep->add_flag("--no-children")->description("do not accumulate callchains of children");
+  rep->add_flag("--mem-mode", report.mem_mode, "mem access profile");
   rep->add_flag("--show-ref-call-graph", report.show_ref_callgraph,
                 "show the call graphs of an event without its own (the reference event's)");
   rep->add_flag("--skip-empty")->description("do not display empty (or dummy) events (default)");

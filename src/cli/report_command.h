@@ -20,6 +20,7 @@ struct ReportOptions {
   std::string buildid_dir;          // the global --buildid-dir
   bool mini_debuginfo = true;       // the global --no-minidebuginfo turns it off
   bool show_ref_callgraph = false;  // --show-ref-call-graph
+  bool mem_mode = false;            // --mem-mode: sort__mode SORT_MODE__MEMORY
   bool skip_empty = true;  // --skip-empty / --no-skip-empty: events and record types never seen
   std::optional<bool> children;              // --children / --no-children; unset: perf's default
   std::string sort;                          // -s/--sort; empty: perf's default

@@ -188,6 +188,11 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
                       !(pd.events().combined_sample_type() & kSampleStackUser);
   bool branch_mode = opts.branch_stack.value_or(has_br_stack);
   if (branch_mode) cumulate = false;
+  // cmd_report(): memory mode has no children, and no branch mode.
+  if (opts.mem_mode) {
+    if (branch_mode) return perf_refused("branch and mem mode incompatible");
+    cumulate = false;
+  }
   // cmd_report(): --hierarchy has no children (the call-chain order chosen for them stays).
   if (opts.hierarchy) {
     if (!opts.fields.empty()) {
@@ -232,6 +237,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   }
   std::string_view default_order = all_tracepoints ? kDefaultTracepointSortOrder
                                    : branch_mode   ? kDefaultBranchSortOrder
+                                   : opts.mem_mode ? kDefaultMemSortOrder
                                                    : kDefaultSortOrder;
   if (all_tracepoints && opts.raw_trace &&
       ((sort_order.empty() && !strict_fields) || sort_order[0] == '+')) {
@@ -259,6 +265,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   sorting.show_total_period = opts.show_total_period;
   sorting.show_cpu_utilization = opts.show_cpu_utilization;
   sorting.branch_mode = branch_mode;
+  sorting.mem_mode = opts.mem_mode;
   sorting.parent_key = opts.parent.has_value();
   Result<SortSpec> spec = setup_sorting(sorting);
   if (!spec) return fail(spec.error().message());
@@ -283,6 +290,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.hist.show_nr_samples = opts.show_nr_samples;
   setup.hist.filter_relative = opts.percentage_relative;
   setup.hist.branch_mode = branch_mode;
+  setup.hist.mem_mode = opts.mem_mode;
   setup.hist.hierarchy = opts.hierarchy;
   setup.event_group = opts.group.value_or(true);
   setup.group_set = opts.group.has_value();

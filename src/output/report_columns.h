@@ -44,4 +44,21 @@ uint32_t branch_column_width(SortKey key, const BranchWidths& w);
 void put_branch_column(fmt::memory_buffer& b, SortKey key, const Hists& hists, uint32_t id,
                        uint32_t width, std::string_view& mispredict);
 
+// hists->col_len[] of the memory keys (hists__calc_col_len()'s mem_info part).
+struct MemWidths {
+  uint32_t daddr_sym = 0, iaddr_sym = 0, daddr_dso = 0, phys_daddr = 0, data_page_size = 0;
+};
+
+// Widens `w` for entry `id` of a memory-mode histogram; `keep_dso_width` as for the DSO
+// column (hists__set_unres_dso_col_len()).
+void widen_mem_columns(const Hists& hists, uint32_t id, bool keep_dso_width, MemWidths& w);
+
+// The width of a memory key's column: its entries' or its header's, the wider (the fixed
+// widths hists__calc_col_len() gives locked, tlb, mem, snoop and blocked included).
+uint32_t mem_column_width(SortKey key, const MemWidths& w);
+
+// What sort.c's snprintf of the memory key prints for entry `id`.
+void put_mem_column(fmt::memory_buffer& b, SortKey key, const Hists& hists, uint32_t id,
+                    uint32_t width);
+
 }  // namespace readperf

@@ -172,7 +172,11 @@ void put_key_column(fmt::memory_buffer& b, const Hists& hists, uint32_t id, Sort
                      width);
       break;
     default:
-      put_branch_column(b, key, hists, id, width, mispredict);
+      if (is_mem_key(key)) {
+        put_mem_column(b, key, hists, id, width);
+      } else {
+        put_branch_column(b, key, hists, id, width, mispredict);
+      }
       break;
   }
 }

@@ -46,6 +46,7 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts,
       w.trace = std::max(w.trace, static_cast<uint32_t>(e.trace.size()));
     }
     if (hists.config().branch_mode) widen_branch_columns(hists, id, keep_dso_width, w.branch);
+    if (hists.config().mem_mode) widen_mem_columns(hists, id, keep_dso_width, w.mem);
   }
   auto header = [](SortKey k) { return static_cast<uint32_t>(sort_key_header(k).size()); };
   w.comm = std::max(w.comm, header(SortKey::kComm));
@@ -129,6 +130,7 @@ uint32_t key_width(SortKey key, const ColumnWidths& w) {
     case SortKey::kSrcfile:
       return w.srcfile;
     default:
+      if (is_mem_key(key)) return mem_column_width(key, w.mem);
       if (is_sample_value_key(key)) {
         return w
             .sample_value[static_cast<size_t>(key) - static_cast<size_t>(SortKey::kLocalWeight)];

@@ -35,6 +35,7 @@ struct ColumnWidths {
   // The sample-value keys' (is_sample_value_key()), by SortKey from kLocalWeight on.
   std::array<uint32_t, 7> sample_value{};
   BranchWidths branch;
+  MemWidths mem;
 };
 
 // hists__calc_col_len() over the entries `ids` that no filter hides, each column then widened

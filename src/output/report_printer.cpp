@@ -109,7 +109,15 @@ void print_section(const ReportSection& s, const ReportPrintOptions& opts,
     if (opts.show_ref_callgraph && s.event_name.find("call-graph=no") != std::string::npos) {
       out.write(", show reference callgraph");
     }
-    out.print("\n# Event count (approx.): {}", nr_events);
+    if (c.mem_mode) {
+      // builtin-report.c hists__fprintf_nr_sample_events(): the total is of weights; the
+      // sort order as builtin-report.c left it (ipc_null appended), else the default.
+      out.print("\n# Total weight : {}", nr_events);
+      out.print("\n# Sort order   : {}",
+                c.sort.order.empty() ? kDefaultMemSortOrder : c.sort.order);
+    } else {
+      out.print("\n# Event count (approx.): {}", nr_events);
+    }
     if (c.socket_filter > -1) out.print("\n# Processor Socket: {}", c.socket_filter);
     out.print("\n#\n");
   }

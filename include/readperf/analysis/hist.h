@@ -61,6 +61,8 @@ struct HistConfig {
   // perf's branch mode (sort__mode == SORT_MODE__BRANCH): samples come with a branch each
   // (HistSample::branch), the branch keys group them.
   bool branch_mode = false;
+  // `--mem-mode` (hist_iter_mem): each entry keeps its first sample's MemSample.
+  bool mem_mode = false;
   // symbol_conf.report_hierarchy (--hierarchy): finish() also builds perf's tree of entries,
   // a level per sort key (hist.c hists__hierarchy_insert_entry()).
   bool hierarchy = false;
@@ -129,6 +131,24 @@ struct HistFrame {
 };
 
 // What one sample brings (hist_entry_iter__add's inputs).
+// One end of a memory access as machine.c ip__resolve_data() / ip__resolve_ams() resolve it.
+struct MemAddr {
+  uint64_t addr = 0;            // as recorded
+  uint64_t al_addr = 0;         // map-relative (the address itself without a map)
+  const Dso* dso = nullptr;     // the map's DSO; null without a map
+  const Symbol* sym = nullptr;  // the symbol the address is in, a data object's too
+  uint64_t sym_offset = 0;      // addr - map->unmap_ip(sym->start)
+};
+
+// perf's mem_info (machine.c sample__resolve_mem()): what the `--mem-mode` keys read.
+struct MemSample {
+  MemAddr daddr;  // PERF_SAMPLE_ADDR, found in the thread's maps (thread__find_symbol)
+  MemAddr iaddr;  // the sample's ip
+  uint64_t phys_addr = 0;
+  uint64_t data_page_size = 0;
+  uint64_t data_src = 0;  // union perf_mem_data_src
+};
+
 // The sample's own values the sample-value keys group by (hist.c __hists__add_entry():
 // he->weight, ins_lat, p_stage_cyc, code_page_size).
 struct SampleValues {
@@ -167,7 +187,8 @@ struct HistSample {
   // last chain resolved (callchain.c sample__resolve_callchain() returns before resetting it),
   // which the Children walk then reads. The sample's own entry appends no chain.
   bool stale_chain = false;
-  SampleValues values;  // the sample-value keys' values
+  SampleValues values;             // the sample-value keys' values
+  const MemSample* mem = nullptr;  // `--mem-mode`: the access
 };
 
 struct HistEntry {
@@ -236,6 +257,8 @@ class Hists {
   uint32_t pair(uint32_t id, size_t m) const { return pairs_[m][id]; }
   // Branch mode: entry `id`'s branch (he->branch_info).
   const BranchInfo& branch(uint32_t id) const { return branches_[id]; }
+  // `--mem-mode`: entry `id`'s access (he->mem_info).
+  const MemSample& mem(uint32_t id) const { return mems_[id]; }
 
   const HistConfig& config() const { return config_; }
   const std::vector<HistEntry>& entries() const { return entries_; }
@@ -328,6 +351,7 @@ class Hists {
   int sort_key_cmp(SortKey key, uint32_t a, uint32_t b) const;
   // The bstack se_cmp functions of sort.c for one branch key.
   static int branch_cmp(SortKey key, const Hists& hx, uint32_t x, const Hists& hy, uint32_t y);
+  static int mem_cmp(SortKey key, const Hists& hx, uint32_t x, const Hists& hy, uint32_t y);
   // ui/hist.c __hpp__sort(): with a group, the members' values after the leader's.
   int group_cmp(uint32_t a, uint32_t b, uint64_t HistEntry::*field) const;
 
@@ -336,6 +360,7 @@ class Hists {
   std::vector<Key> keys_;
   size_t key_words_ = 0;
   std::vector<BranchInfo> branches_;  // by entry, in branch mode
+  std::vector<MemSample> mems_;       // by entry, in memory mode
   std::vector<uint32_t> table_;       // entry ids, ~0u empty; open addressing
   std::vector<uint32_t> order_;
   CallTree tree_;

@@ -45,6 +45,19 @@ enum class SortKey : uint8_t {
   kLocalPStageCyc,  // "local_p_stage_cyc": pipeline stage cycles, 0 on x86 (set on powerpc)
   kPStageCyc,       // "p_stage_cyc"
   kCodePageSize,    // "code_page_size": the sample's code page size, "4K" or "N/A"
+  // The memory keys (sort.c memory_sort_dimensions), `--mem-mode` only: what the sample's
+  // data address and data_src (PERF_SAMPLE_ADDR, DATA_SRC) say of the access.
+  kSymbolDaddr,   // "symbol_daddr": the data address's symbol, or the address
+  kSymbolIaddr,   // "symbol_iaddr": the instruction's symbol, by the sample's ip
+  kDsoDaddr,      // "dso_daddr": the data address's shared object
+  kLocked,        // "locked": data_src's mem_lock
+  kTlb,           // "tlb": mem_dtlb
+  kMem,           // "mem": mem_lvl (printed with lvl_num, remote and hops)
+  kSnoop,         // "snoop": mem_snoop (printed with snoopx)
+  kDcacheline,    // "dcacheline": not grouped by yet
+  kPhysDaddr,     // "phys_daddr": PERF_SAMPLE_PHYS_ADDR
+  kDataPageSize,  // "data_page_size": PERF_SAMPLE_DATA_PAGE_SIZE
+  kBlocked,       // "blocked": mem_blk
   // The branch keys (sort.c bstack_sort_dimensions), perf's branch mode only: each histogram
   // entry is one branch of a sample's branch stack.
   kDsoFrom,      // "dso_from": the branch source's shared object
@@ -64,6 +77,9 @@ enum class SortKey : uint8_t {
 
 // Whether a key reads the entries' branch (only branch mode has one).
 inline bool is_branch_key(SortKey k) { return k >= SortKey::kDsoFrom; }
+
+// Whether a key is one of `--mem-mode`'s (reads the entry's MemSample).
+inline bool is_mem_key(SortKey k) { return k >= SortKey::kSymbolDaddr && k <= SortKey::kBlocked; }
 
 // Whether a key groups by a value of the sample itself (weight, latency, page size).
 inline bool is_sample_value_key(SortKey k) {
@@ -124,6 +140,8 @@ struct SortingOptions {
   // sort__mode == SORT_MODE__BRANCH: the branch keys are valid (elsewhere "Invalid --sort
   // key").
   bool branch_mode = false;
+  // sort__mode == SORT_MODE__MEMORY (`--mem-mode`): the memory keys are valid.
+  bool mem_mode = false;
   // sort.c setup_sorting(): -p REGEX appends the parent key to the sort list.
   bool parent_key = false;
 };
@@ -135,12 +153,17 @@ inline constexpr std::string_view kDefaultTracepointSortOrder = "trace";
 // ... and in branch mode (default_branch_sort_order).
 inline constexpr std::string_view kDefaultBranchSortOrder =
     "comm,dso_from,symbol_from,symbol_to,cycles";
+// ... and in memory mode (default_mem_sort_order).
+inline constexpr std::string_view kDefaultMemSortOrder =
+    "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat,"
+    "local_p_stage_cyc";
 
 // sort.c setup_sort_list(): keys separated by ',' or ' ', each matched case-insensitively as
 // a prefix of a key name in perf's table order ("sym" is "symbol", "d" is "dso"). Keys perf
 // knows but readperf does not group by yet are an error naming them. The branch keys are
 // valid in branch mode only.
-Result<SortSpec> parse_sort_keys(std::string_view order, bool branch_mode = false);
+Result<SortSpec> parse_sort_keys(std::string_view order, bool branch_mode = false,
+                                 bool mem_mode = false);
 
 // sort.c setup_sorting(): the sort keys (grouping), the sort list and the output columns.
 // Without --sort, the default order; with --fields and no --sort, only the fields. The
