@@ -13,7 +13,7 @@ import pytest
 
 import readperf
 from damage import damaged_copy
-from test_readperf import BUILDID, GOLDEN, golden, open_case, recording
+from test_readperf import BUILDID, GOLDEN, golden, recording, symbol_options
 
 
 SCRIPT_HEAD = re.compile(r"^\s*(?P<comm>.+?)\s+(?P<tid>-?\d+)(?:\s+\[(?P<cpu>\d+)\])?\s+"
@@ -34,6 +34,12 @@ def perf_script(case):
                 continue
             out.append(dict(m.groupdict(), chain=[]))
     return out
+
+
+def open_case(case, **kw):
+    """The case opened as the golden runner reads it: with its symbol-options (cases whose
+    binaries are at no build-id read them from the case's folder, never from this machine)."""
+    return readperf.open(recording(case), buildid_dir=BUILDID, **{**symbol_options(case)[1], **kw})
 
 
 def perf_json(case):
@@ -255,12 +261,13 @@ def test_records_without_the_model(case):
         return (ev.type, ev.time, ev.pid, ev.tid, ev.cpu, ev.event, ev.comm, ev.dso, ev.symbol,
                 ev.period, ev.raw, ev.fields, ev.callchain)
     rec = open_case(case)
+    options = symbol_options(case)[1]
     want = [key(ev) for ev in rec.records()]
-    got = [key(ev) for ev in readperf.records(recording(case), buildid_dir=BUILDID)]
+    got = [key(ev) for ev in readperf.records(recording(case), buildid_dir=BUILDID, **options)]
     assert got == want and len(got) > 0
     event = rec.events[-1]["name"]
     assert [key(ev) for ev in readperf.records(recording(case), buildid_dir=BUILDID,
-                                               events=event)] == \
+                                               events=event, **options)] == \
         [key(ev) for ev in rec.records(events=event)]
 
 
