@@ -3,8 +3,6 @@
 // writes such attrs).
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 
 #include "perf_data_builder.h"

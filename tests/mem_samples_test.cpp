@@ -1,18 +1,14 @@
 // `perf mem record`-style samples (PERF_SAMPLE_ADDR, DATA_SRC, WEIGHT or WEIGHT_STRUCT,
 // PHYS_ADDR) on raw events: tests/golden/mem/perf.data is the builder's (this VM has no
-// memory-sampling PMU), and the options matrix holds perf 6.1's `script` of it (the `mem-*`
-// rows). Here: the committed file is MemRecording()'s, and data_src's decoding on values
-// whose text perf cuts.
+// memory-sampling PMU); the golden case and the options matrix (`mem` rows) hold perf 6.1's
+// script, report, -D and report --mem-mode of it. Here: the committed file is MemRecording()'s.
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "perf_data_builder.h"
 #include "readperf/format/perf_abi.h"
-#include "readperf/output/mem_info.h"
 #include "test_util.h"
 
 #ifndef READPERF_GOLDEN_DIR

@@ -105,6 +105,25 @@ uint64_t mem_key_value(SortKey key, const MemSample& m) {
   }
 }
 
+// The value a sample-value key (is_sample_value_key()) groups by.
+uint64_t sample_value(SortKey key, const SampleValues& v) {
+  switch (key) {
+    case SortKey::kLocalWeight:
+    case SortKey::kWeight:
+      return v.weight;
+    case SortKey::kLocalInsLat:
+    case SortKey::kInsLat:
+      return v.ins_lat;
+    case SortKey::kLocalPStageCyc:
+    case SortKey::kPStageCyc:
+      return v.p_stage_cyc;
+    case SortKey::kCodePageSize:
+      return v.code_page_size;
+    default:
+      return 0;
+  }
+}
+
 // The keys compared by a field of the entry alone: cpu, time, symbol_size, socket, dso_size,
 // parent, srcfile (se_cmp(left, right), positive when `a` sorts first).
 int value_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) {
@@ -137,16 +156,16 @@ int value_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) {
     // right's (the larger value first), as an int64_t.
     case SortKey::kLocalWeight:
     case SortKey::kWeight:
-      return sign64(static_cast<int64_t>(a.values.weight - b.values.weight));
     case SortKey::kLocalInsLat:
     case SortKey::kInsLat:
-      return sign64(int64_t{a.values.ins_lat} - int64_t{b.values.ins_lat});
     case SortKey::kLocalPStageCyc:
     case SortKey::kPStageCyc:
-      return sign64(int64_t{a.values.p_stage_cyc} - int64_t{b.values.p_stage_cyc});
+      return sign64(
+          static_cast<int64_t>(sample_value(key, a.values) - sample_value(key, b.values)));
     case SortKey::kCodePageSize:
       // sort.c sort__code_page_size_cmp(): right's minus left's.
-      return sign64(static_cast<int64_t>(b.values.code_page_size - a.values.code_page_size));
+      return sign64(
+          static_cast<int64_t>(sample_value(key, b.values) - sample_value(key, a.values)));
     default:
       return 0;
   }
@@ -375,18 +394,12 @@ Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, u
         break;
       case SortKey::kLocalWeight:
       case SortKey::kWeight:
-        k.w[n++] = s.values.weight;
-        break;
       case SortKey::kLocalInsLat:
       case SortKey::kInsLat:
-        k.w[n++] = s.values.ins_lat;
-        break;
       case SortKey::kLocalPStageCyc:
       case SortKey::kPStageCyc:
-        k.w[n++] = s.values.p_stage_cyc;
-        break;
       case SortKey::kCodePageSize:
-        k.w[n++] = s.values.code_page_size;
+        k.w[n++] = sample_value(key, s.values);
         break;
       case SortKey::kDsoDaddr:
         k.w[n++] = s.mem ? dso_name_id(s.mem->daddr.dso) : 0;
@@ -583,25 +596,7 @@ uint32_t Hists::place(uint32_t cand, const Key& key, const HistSample& s, const 
 bool Hists::he_tmp_differs(const HistSample& s) const {
   if (by_time_) return true;
   for (SortKey k : config_.sort.keys) {
-    switch (k) {
-      case SortKey::kLocalWeight:
-      case SortKey::kWeight:
-        if (s.values.weight) return true;
-        break;
-      case SortKey::kLocalInsLat:
-      case SortKey::kInsLat:
-        if (s.values.ins_lat) return true;
-        break;
-      case SortKey::kLocalPStageCyc:
-      case SortKey::kPStageCyc:
-        if (s.values.p_stage_cyc) return true;
-        break;
-      case SortKey::kCodePageSize:
-        if (s.values.code_page_size) return true;
-        break;
-      default:
-        break;
-    }
+    if (is_sample_value_key(k) && sample_value(k, s.values)) return true;
   }
   return false;
 }

@@ -27,12 +27,6 @@ namespace py = pybind11;
 namespace readperf {
 namespace {
 
-std::string hex(const std::vector<uint8_t>& bytes) {
-  std::string out;
-  for (uint8_t b : bytes) fmt::format_to(std::back_inserter(out), "{:02x}", b);
-  return out;
-}
-
 // The header and features, as plain Python values.
 py::dict header_dict(const PerfData& pd) {
   const FileHeader& h = pd.header();
@@ -64,7 +58,7 @@ py::dict header_dict(const PerfData& pd) {
   for (const BuildIdRecord& b : f.build_ids) {
     py::dict e;
     e["filename"] = b.filename;
-    e["build_id"] = hex(b.build_id);
+    e["build_id"] = BuildId::from_bytes(b.build_id).hex();
     e["pid"] = b.pid;
     build_ids.append(e);
   }

@@ -4,6 +4,7 @@
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/tracepoint_values.h"
 #include "readperf/session/events.h"
+#include "readperf/symbols/build_id.h"
 #include "record_object.h"
 
 namespace readperf {
@@ -84,13 +85,9 @@ PyObject* side_band_fields(const RecordRow& r, const RecordBatch& b, ByteOrder o
       u64("pgoff", e.pgoff);
       if (e.is_mmap2) {
         if (e.has_build_id) {
-          std::string hex;
-          static const char kDigits[] = "0123456789abcdef";
-          for (std::byte x : e.build_id) {
-            hex += kDigits[std::to_integer<int>(x) >> 4];
-            hex += kDigits[std::to_integer<int>(x) & 15];
-          }
-          str("build_id", hex);
+          auto id =
+              std::span(reinterpret_cast<const uint8_t*>(e.build_id.data()), e.build_id.size());
+          str("build_id", BuildId::from_bytes(id).hex());
         } else {
           u64("maj", e.maj);
           u64("min", e.min);
