@@ -71,8 +71,13 @@ const DsoSymbols& Resolver::load_user_dso(const Dso& dso) {
 
 const Resolver::DsoEntry& Resolver::entry_for(const Map& map) {
   const Dso* dso = map.dso;
+  if (dso == last_dso_) return *last_entry_;
   auto it = dsos_.find(dso);
-  if (it != dsos_.end()) return it->second;
+  if (it != dsos_.end()) {
+    last_dso_ = dso;
+    last_entry_ = &it->second;
+    return it->second;
+  }
   // First use of this Dso: perf's map__load() → dso__load(), with what is known now (a
   // build-id recorded later does not reload it, as in perf).
   DsoEntry e;
@@ -217,18 +222,35 @@ bool Resolver::resolve_lbr_callchain(const Thread& t, const Sample& s) {
 Frame Resolver::resolve_addr_fb(const Thread& t, uint8_t cpumode, uint64_t addr) {
   Frame f = resolve_addr(t, cpumode, addr);
   if (f.map) return f;
+  uint8_t other = addr_cpumode(cpumode, addr);
+  if (other == cpumode) return f;
+  return resolve_addr(t, other, addr);
+}
+
+uint8_t Resolver::addr_cpumode(uint8_t cpumode, uint64_t addr) const {
   // machine.c machine__addr_cpumode() (single address space: every arch but sparc).
-  uint8_t addr_cpumode = cpumode;
-  bool kernel_ip = addr >= options_.kernel_start;
-  if (kernel_ip) {
-    if (cpumode == kMiscUser) addr_cpumode = kMiscKernel;
-    if (cpumode == kMiscGuestUser) addr_cpumode = kMiscGuestKernel;
+  if (addr >= options_.kernel_start) {
+    if (cpumode == kMiscUser) return kMiscKernel;
+    if (cpumode == kMiscGuestUser) return kMiscGuestKernel;
   } else {
-    if (cpumode == kMiscKernel) addr_cpumode = kMiscUser;
-    if (cpumode == kMiscGuestKernel) addr_cpumode = kMiscGuestUser;
+    if (cpumode == kMiscKernel) return kMiscUser;
+    if (cpumode == kMiscGuestKernel) return kMiscGuestUser;
   }
-  if (addr_cpumode == cpumode) return f;
-  return resolve_addr(t, addr_cpumode, addr);
+  return cpumode;
+}
+
+const Map* Resolver::find_map_fb(const Thread& t, uint8_t cpumode, uint64_t addr) {
+  char level = 0;
+  if (const Map* m = machine_.find_map(t, cpumode, addr, &level)) return m;
+  uint8_t other = addr_cpumode(cpumode, addr);
+  if (other == cpumode) return nullptr;
+  return machine_.find_map(t, other, addr, &level);
+}
+
+bool Resolver::adjusts_symbols(const Dso* dso) const {
+  auto it = dsos_.find(dso);
+  return it != dsos_.end() && it->second.user && it->second.user->found() &&
+         it->second.user->origin != BinaryType::kJavaJit;
 }
 
 const ResolvedSample& Resolver::resolve(const Sample& s, const Evsel* evsel) {

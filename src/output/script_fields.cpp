@@ -231,7 +231,8 @@ Status OutputTable::parse(std::string_view arg, std::string& warnings) {
   return {};
 }
 
-Status OutputTable::check_attr(const Evsel& evsel, bool has_stat, bool has_auxtrace) {
+Status OutputTable::check_attr(const Evsel& evsel, bool has_stat, bool has_auxtrace,
+                               uint64_t combined_branch_type) {
   const EventAttr& attr = evsel.attr;
   if (attr.type == kTypeSoftware && attr.config == kSwCountDummy) return {};
   if (has_stat) return {};
@@ -274,6 +275,18 @@ Status OutputTable::check_attr(const Evsel& evsel, bool has_stat, bool has_auxtr
     return make_error(
         "Display of source line number requested but sample IP is not\nselected. Hence, no "
         "address to lookup the source line number.");
+  }
+  if (print(kBrstackinsn) || print(kBrstackinsnlen)) {
+    // The code between the branches is walked only for a recording of every branch.
+    constexpr uint64_t kBranchSampleAny = 1u << 3;  // PERF_SAMPLE_BRANCH_ANY
+    if (!allow_user_set && !(combined_branch_type & kBranchSampleAny)) {
+      return make_error(
+          "Display of branch stack assembler requested, but non all-branch filter set\nHint: "
+          "run 'perf record -b ...'");
+    }
+    // perf_sample__fprintf_brstackinsn(), which disassembles each basic block, is not here
+    // yet: say so rather than print nothing.
+    return make_error("-F brstackinsn and brstackinsnlen are not supported yet");
   }
   if (print(kPid) || print(kTid))
     RETURN_IF_ERROR(check(kSampleTid, "TID", kTid | kPid, false));

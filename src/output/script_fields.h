@@ -96,7 +96,9 @@ class OutputTable {
   // evsel__check_attr() for the first event of its type: fields the event did not record are
   // dropped unless the user asked for them (an error then). `has_stat`/`has_auxtrace`: the
   // file's HEADER_STAT / HEADER_AUXTRACE features.
-  Status check_attr(const Evsel& evsel, bool has_stat, bool has_auxtrace);
+  // `combined_branch_type`: every event's branch_sample_type, or'ed.
+  Status check_attr(const Evsel& evsel, bool has_stat, bool has_auxtrace,
+                    uint64_t combined_branch_type = 0);
   // set_print_ip_opts().
   void set_print_ip_opts(const EventAttr& attr);
 

@@ -127,6 +127,14 @@ class ScriptSourceLines {
   std::unordered_map<const void*, Last> last_;  // per thread (thread->srccode_state)
 };
 
+// builtin-script.c perf_sample__fprintf_brstack(), _brstacksym() and _brstackoff(): the
+// sample's branch stack, one " FROM/TO/FLAGS " group per entry, as `fields` asks (kBrstack,
+// else kBrstacksym, else kBrstackoff; kDso adds each end's DSO). `dso_name` is the printer's
+// map__fprintf_dsoname().
+void print_branch_stack(OutBuffer& out, Resolver& resolver, const Thread& thread, const Sample& s,
+                        uint64_t fields, std::string_view (*dso_name)(const Frame&, const void*),
+                        const void* dso_name_arg);
+
 // -v: every binary looked for, where, and what came of it (on `err`).
 // print_symbol_sources(): readperf/output/symbol_sources.h
 

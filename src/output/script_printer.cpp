@@ -326,7 +326,7 @@ class ScriptSink : public EventSink {
     TypeOutput& o = table_[type];
     if (o.fields) {
       Status st = table_.check_attr(*first, pd_.header().features[kFeatStat],
-                                    pd_.header().features[kFeatAuxtrace]);
+                                    pd_.header().features[kFeatAuxtrace], combined_branch_type());
       if (!st) {
         status_ = st;
         return false;
@@ -366,7 +366,7 @@ class ScriptSink : public EventSink {
     }
     if (attr.sample_type) {
       Status st = table_.check_attr(evsel, pd_.header().features[kFeatStat],
-                                    pd_.header().features[kFeatAuxtrace]);
+                                    pd_.header().features[kFeatAuxtrace], combined_branch_type());
       if (!st) {
         status_ = st;
         return;
@@ -400,6 +400,14 @@ class ScriptSink : public EventSink {
                           .unwind_needs_readable_map = pd_.features().arch.has_value()});
     }
     return *resolver_;
+  }
+
+  // evlist.c evlist__combined_branch_type().
+  uint64_t combined_branch_type() const {
+    uint64_t type = 0;
+    for (size_t i = 0; i < pd_.events().size(); ++i)
+      type |= pd_.events()[i].attr.branch_sample_type;
+    return type;
   }
 
   // symbol_conf.use_callchain: on unless -G, and off when no event records call chains
@@ -614,6 +622,14 @@ class ScriptSink : public EventSink {
     }
     if (f & kIregs) print_regs(s.intr_regs, evsel.attr.sample_regs_intr);
     if (f & kUregs) print_regs(s.user_regs, evsel.attr.sample_regs_user);
+    if (f & (kBrstack | kBrstacksym | kBrstackoff)) {
+      print_branch_stack(
+          *out_, resolver(), *rs.thread, s, f,
+          [](const Frame& fr, const void* self) {
+            return static_cast<const ScriptSink*>(self)->dso_name(fr);
+          },
+          this);
+    }
     if (f & (kInsn | kInsnlen)) print_insn(s, *rs.thread, f);
     if (f & kPhysAddr) out_->print("{:16x}", s.phys_addr);
     if (f & kDataPageSize) print_page_size(*out_, s.data_page_size);

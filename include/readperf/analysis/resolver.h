@@ -160,6 +160,12 @@ class Resolver {
   // kernel boundary implies (machine__addr_cpumode) when the first look finds no map; how
   // perf resolves a sample's `addr`.
   Frame resolve_addr_fb(const Thread& t, uint8_t cpumode, uint64_t addr);
+  // thread__find_map_fb(): the map alone (no symbols loaded), with the same retry.
+  const Map* find_map_fb(const Thread& t, uint8_t cpumode, uint64_t addr);
+  // dso->adjust_symbols as perf has it now: set when dso__load() read a user-space DSO's
+  // symbols from an ELF file (symbol-elf.c symsrc__init()), so false for one not loaded yet
+  // or not found, and for the kernel read from kallsyms.
+  bool adjusts_symbols(const Dso* dso) const;
 
   // thread.c thread__memcpy(): up to `len` bytes of the code at `ip` in `t`'s maps, read from
   // the mapped file (perf's dso__data_read_offset()); 0 without a map or a readable file (the
@@ -222,6 +228,9 @@ class Resolver {
     bool own = false;                     // a KSYMBOL dso: one symbol over its map
   };
   const DsoEntry& entry_for(const Map& map);
+  // machine.c machine__addr_cpumode(): the cpumode the address's side of the kernel boundary
+  // implies, for a look that found no map in `cpumode`.
+  uint8_t addr_cpumode(uint8_t cpumode, uint64_t addr) const;
   // dso__load() of a user-space Dso, with what is known of it now.
   const DsoSymbols& load_user_dso(const Dso& dso);
   const KernelSymbols& load_kernel();
@@ -246,6 +255,10 @@ class Resolver {
   ResolvedSample result_;
   const KernelSymbols* kernel_ = nullptr;
   std::unordered_map<const Dso*, DsoEntry> dsos_;
+  // The last entry_for() answer (a sample's frames mostly share a few Dsos; the map's nodes
+  // stay put).
+  const Dso* last_dso_ = nullptr;
+  const DsoEntry* last_entry_ = nullptr;
   uint64_t samples_resolved_ = 0;
   std::unordered_map<const Dso*, uint64_t> missing_samples_;
   std::vector<const Dso*> load_order_;
