@@ -73,20 +73,29 @@ TEST(BranchStack, DumpPrintsTheStackWithoutBranchSampleType) {
 // build-id cache, so that perf and readperf name the functions; the call chains' user parts
 // are the branch stacks (main -> recurse -> recurse -> leaf and the like), and one sample's
 // chain has no user part (perf then reads its chain as usual).
-std::vector<std::byte> LbrRecording() {
-  EventAttr attr = SampleAttr(kSampleIp | kSampleTid | kSampleTime | kSamplePeriod |
-                              kSampleCallchain | kSampleBranchStack);
+// A `perf record -e cycles:u` of spin-fp's binary sampling `sample_type` and branch stacks of
+// `branch_sample_type`: its attr, build-id, comm and text map, for the samples to follow.
+PerfDataBuilder SpinBranchRecording(uint64_t sample_type, uint64_t branch_sample_type) {
+  EventAttr attr = SampleAttr(sample_type);
   attr.type = 0;    // PERF_TYPE_HARDWARE
   attr.config = 0;  // cycles
   attr.sample_period = 100003;
-  attr.flags |= uint64_t{1} << 5;                        // exclude_kernel, as `-e cycles:u`
-  attr.branch_sample_type = 1 | kBranchSampleCallStack;  // PERF_SAMPLE_BRANCH_USER
+  attr.flags |= uint64_t{1} << 5;  // exclude_kernel, as `-e cycles:u`
+  attr.branch_sample_type = branch_sample_type;
   PerfDataBuilder b;
   b.AddAttr(attr, {1});
   const std::string name = "/tmp/gold/spin";
   b.AddBuildIdFeature(name, kSpinBuildId);
   b.AddComm(42, 42, "spin", {.pid = 42, .tid = 42, .time = 1});
   b.AddMmap2(42, 42, 0x401000, 0x79000, 0x1000, name, {.pid = 42, .tid = 42, .time = 2});
+  return b;
+}
+
+std::vector<std::byte> LbrRecording() {
+  // PERF_SAMPLE_BRANCH_USER with the call stack.
+  PerfDataBuilder b = SpinBranchRecording(
+      kSampleIp | kSampleTid | kSampleTime | kSamplePeriod | kSampleCallchain | kSampleBranchStack,
+      1 | kBranchSampleCallStack);
   // leaf 0x4016c0, recurse 0x4016f0, main 0x4014f0, __libc_start_call_main 0x401a10.
   const std::vector<BranchEntryIn> deep = {{0x401700, 0x4016c0, 0},
                                            {0x401705, 0x4016f0, 0},
@@ -124,12 +133,67 @@ std::vector<std::byte> LbrRecording() {
   return b.Build();
 }
 
-// The committed file is the builder's: `READPERF_WRITE_LBR_GOLDEN=1` writes it again.
-TEST(BranchStack, LbrGoldenRecordingIsTheBuilders) {
-  std::vector<std::byte> bytes = LbrRecording();
-  EXPECT_EQ(SyncBuilderGolden(std::string(READPERF_GOLDEN_DIR) + "/lbr/perf.data", bytes,
-                              "READPERF_WRITE_LBR_GOLDEN"),
-            bytes);
+// `perf record -b -e cycles:u` of spin-fp's binary (PERF_SAMPLE_BRANCH_ANY): branches along a
+// real path through its code (recurse's call, its jmp to leaf, leaf's loop), for script's
+// brstackinsn, which reads the code between them. Samples: in the last block, on the last
+// branch, after an aborted transaction, before the last target (a lost branch), a source in
+// the middle of an instruction, and a kernel entry the ring filter cut.
+std::vector<std::byte> AnyBranchRecording() {
+  // PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_ANY.
+  PerfDataBuilder b = SpinBranchRecording(
+      kSampleIp | kSampleTid | kSampleTime | kSamplePeriod | kSampleBranchStack, 1 | 8);
+  // Flags: mispred bit 0, predicted bit 1, in_tx bit 2, abort bit 3, cycles from bit 4.
+  auto flags = [](uint64_t cycles, bool predicted, bool mispred = false, bool in_tx = false,
+                  bool abort = false) {
+    return (cycles << 4) | (predicted ? 2 : 0) | (mispred ? 1 : 0) | (in_tx ? 4 : 0) |
+           (abort ? 8 : 0);
+  };
+  // Most recent first: leaf's loop twice, recurse's jmp to leaf, the call of recurse, the
+  // outer recurse's jne.
+  const std::vector<BranchEntryIn> path = {{0x4016ea, 0x4016e0, flags(3, true)},
+                                           {0x4016ea, 0x4016e0, flags(5, true)},
+                                           {0x4016f7, 0x4016c0, flags(2, true)},
+                                           {0x401712, 0x4016f0, flags(7, false, true)},
+                                           {0x4016f2, 0x401700, flags(1, false)}};
+  std::vector<BranchEntryIn> aborted = path;
+  aborted[0].flags = flags(4, false, false, true, true);
+  std::vector<BranchEntryIn> mid_insn = path;
+  mid_insn[1].from = 0x4016eb;
+  std::vector<BranchEntryIn> from_kernel = path;
+  from_kernel[2] = {0xffffffff81000100, 0x4016c0, flags(9, true)};
+  from_kernel[3] = {0x401712, 0xffffffff81000000, flags(0, false)};
+  struct Case {
+    uint64_t ip;
+    const std::vector<BranchEntryIn>* branches;
+  };
+  const Case cases[] = {{0x4016e7, &path}, {0x4016ea, &path},     {0x4016e7, &aborted},
+                        {0x4016c3, &path}, {0x4016e4, &mid_insn}, {0x4016e4, &from_kernel}};
+  uint64_t time = 10;
+  for (const Case& c : cases) {
+    b.AddSample({.ip = c.ip,
+                 .pid = 42,
+                 .tid = 42,
+                 .time = time++,
+                 .period = 100003,
+                 .branches = *c.branches});
+  }
+  return b.Build();
+}
+
+// The committed files are the builder's: `READPERF_WRITE_LBR_GOLDEN=1` and
+// `READPERF_WRITE_ANY_BRANCH_GOLDEN=1` write them again.
+TEST(BranchStack, GoldenRecordingsAreTheBuilders) {
+  struct Golden {
+    const char* folder;
+    const char* write_env;
+    std::vector<std::byte> bytes;
+  };
+  for (const Golden& g :
+       {Golden{"lbr", "READPERF_WRITE_LBR_GOLDEN", LbrRecording()},
+        Golden{"any-branch", "READPERF_WRITE_ANY_BRANCH_GOLDEN", AnyBranchRecording()}}) {
+    std::string path = std::string(READPERF_GOLDEN_DIR) + "/" + g.folder + "/perf.data";
+    EXPECT_EQ(SyncBuilderGolden(path, g.bytes, g.write_env), g.bytes) << g.folder;
+  }
 }
 
 }  // namespace

@@ -284,9 +284,11 @@ Status OutputTable::check_attr(const Evsel& evsel, bool has_stat, bool has_auxtr
           "Display of branch stack assembler requested, but non all-branch filter set\nHint: "
           "run 'perf record -b ...'");
     }
-    // perf_sample__fprintf_brstackinsn(), which disassembles each basic block, is not here
-    // yet: say so rather than print nothing.
-    return make_error("-F brstackinsn and brstackinsnlen are not supported yet");
+    // ip__fprintf_sym()'s srcline and print_srccode() in the blocks are not here yet: say so
+    // rather than print something else.
+    if (print(kSrcline) || print(kSrccode)) {
+      return make_error("-F brstackinsn with srcline or srccode is not supported yet");
+    }
   }
   if (print(kPid) || print(kTid))
     RETURN_IF_ERROR(check(kSampleTid, "TID", kTid | kPid, false));

@@ -135,6 +135,12 @@ void print_branch_stack(OutBuffer& out, Resolver& resolver, const Thread& thread
                         uint64_t fields, std::string_view (*dso_name)(const Frame&, const void*),
                         const void* dso_name_arg);
 
+// builtin-script.c perf_sample__fprintf_brstackinsn(): the instructions of each basic block
+// between the branch stack's entries, read from the binaries (x86), with the branches' flags,
+// cycles and IPC; kBrstackinsnlen adds each instruction's length.
+void print_branch_stack_insns(OutBuffer& out, Resolver& resolver, const Thread& thread,
+                              const Sample& s, uint64_t fields);
+
 // -v: every binary looked for, where, and what came of it (on `err`).
 // print_symbol_sources(): readperf/output/symbol_sources.h
 

@@ -631,6 +631,9 @@ class ScriptSink : public EventSink {
           this);
     }
     if (f & (kInsn | kInsnlen)) print_insn(s, *rs.thread, f);
+    if (f & (kBrstackinsn | kBrstackinsnlen)) {
+      print_branch_stack_insns(*out_, resolver(), *rs.thread, s, f);
+    }
     if (f & kPhysAddr) out_->print("{:16x}", s.phys_addr);
     if (f & kDataPageSize) print_page_size(*out_, s.data_page_size);
     if (f & kCodePageSize) print_page_size(*out_, s.code_page_size);

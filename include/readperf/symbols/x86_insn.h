@@ -15,4 +15,9 @@ namespace readperf {
 // 0 when the bytes hold no whole valid instruction.
 int x86_insn_length(const uint8_t* code, size_t size, bool is_64bit);
 
+// util/intel-pt-decoder/intel-pt-insn-decoder.c arch_is_branch(): 1 when the instruction at
+// the start of the buffer transfers control (jcc, jmp, call, ret, loop, int, iret, syscall,
+// sysret, vmlaunch...), 0 when not, -1 when no instruction decodes there.
+int x86_insn_is_branch(const uint8_t* code, size_t size, bool is_64bit);
+
 }  // namespace readperf
