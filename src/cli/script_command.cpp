@@ -71,6 +71,7 @@ CLI::App* add_script_command(CLI::App& app, ScriptOptions& o) {
   s->add_flag("--inline")->description("inline frames in DWARF-unwound call chains (default)");
   s->add_flag("--no-inline")->description("no inline frames in call chains");
   s->add_option("--max-stack", o.max_stack, "call chain entries to show at most");
+  s->add_option("--max-blocks", o.max_blocks, "code blocks brstackinsn prints at most");
   s->add_flag("-v,--verbose", o.verbose, "list the binaries looked for, and where");
   s->add_flag("--reltime", o.config.reltime, "Show time stamps relative to start");
   s->add_flag("--deltatime", o.config.deltatime, "Show time stamps relative to previous event");
@@ -148,6 +149,7 @@ int run_script(const ScriptOptions& o) {
   cfg.time = o.time;
   cfg.nanosecs = o.nanosecs;
   cfg.max_stack = o.max_stack;
+  cfg.max_blocks = o.max_blocks;
   cfg.verbose = o.verbose;
   cfg.symbols = SymbolConfig::from_environment();
   if (!o.buildid_dir.empty()) cfg.symbols.buildid_dir = o.buildid_dir;

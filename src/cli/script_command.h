@@ -24,6 +24,7 @@ struct ScriptOptions {
   bool nanosecs = false;
   bool no_demangle = false;
   unsigned max_stack = 127;
+  int max_blocks = 0;  // --max-blocks
   int verbose = 0;
   std::string dsos, symbols, stop_bt;
   // Options bound straight to the printer's configuration (--reltime, --show-*-events,

@@ -228,11 +228,12 @@ void print_branch_stack(OutBuffer& out, Resolver& resolver, const Thread& thread
 }
 
 void print_branch_stack_insns(OutBuffer& out, Resolver& resolver, const Thread& thread,
-                              const Sample& s, uint64_t fields) {
+                              const Sample& s, uint64_t fields, int max_blocks) {
   const BranchStack& br = s.branch_stack;
   if (!s.has_branch_stack || br.nr == 0) return;
-  const long nr = static_cast<long>(std::min<uint64_t>(br.nr, br.entries.size() / 24));
+  long nr = static_cast<long>(std::min<uint64_t>(br.nr, br.entries.size() / 24));
   if (nr == 0) return;
+  if (max_blocks > 0 && nr > max_blocks + 1) nr = max_blocks + 1;
   BlockPrinter p(out, resolver, thread, fields);
   out.put('\n');
   // The first entry's source, whose block start is unknown.

@@ -139,7 +139,7 @@ void print_branch_stack(OutBuffer& out, Resolver& resolver, const Thread& thread
 // between the branch stack's entries, read from the binaries (x86), with the branches' flags,
 // cycles and IPC; kBrstackinsnlen adds each instruction's length.
 void print_branch_stack_insns(OutBuffer& out, Resolver& resolver, const Thread& thread,
-                              const Sample& s, uint64_t fields);
+                              const Sample& s, uint64_t fields, int max_blocks);
 
 // -v: every binary looked for, where, and what came of it (on `err`).
 // print_symbol_sources(): readperf/output/symbol_sources.h

@@ -41,6 +41,9 @@ struct ScriptConfig {
   bool nanosecs = false;
   // --max-stack (scripting_max_stack).
   uint32_t max_stack = 127;
+  // --max-blocks: brstackinsn prints the blocks of the newest N+1 branch entries at most (0:
+  // all of them).
+  int max_blocks = 0;
   // --reltime / --deltatime: times relative to the first printed event / the previous one.
   bool reltime = false;
   bool deltatime = false;
