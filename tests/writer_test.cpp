@@ -1,6 +1,7 @@
 // The writer against the reader: golden recordings read, written (natively, swapped, swapped
 // back, decompressed, compressed) and read again give the same kernel records, decoded field
 // by field. What perf prints for the swapped copies is checked by golden/run-swapped.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <zstd.h>
 
@@ -191,6 +192,85 @@ TEST(WriterTest, TimeFilterKeepsTheSamplesInTheRange) {
     if (got.sink.kernel[i].rfind("K 9 ", 0) != 0) continue;
     EXPECT_GE(got.sink.kernel_times[i], 380300332000ull);
     EXPECT_LE(got.sink.kernel_times[i], 380400000000ull);
+  }
+}
+
+// Issue #16, `convert --compat 6.1`: a recording as perf 7.2 writes it (144-byte attrs,
+// COMPRESSED2, a feature and a user record perf 6.1 does not know, a pipe's end mark past
+// perf 6.1's HEADER_LAST_FEATURE) written again as perf 6.1 reads it, with the same records.
+TEST(WriterTest, Perf61CompatCopyOfANewerPerfsRecording) {
+  using Mode = PerfDataBuilder::Mode;
+  for (Mode mode : {Mode::kFile, Mode::kPipe}) {
+    for (bool to_pipe : {false, true}) {
+      for (ByteOrder order : {ByteOrder::kNative, ByteOrder::kSwapped}) {
+        SCOPED_TRACE(fmt::format("pipe in {} pipe out {} swapped {}", mode == Mode::kPipe, to_pipe,
+                                 order == ByteOrder::kSwapped));
+        PerfDataBuilder b;
+        EventAttr attr = SampleAttr(kSampleIp | kSampleTid | kSampleTime | kSampleId);
+        attr.size = 144;
+        b.WithByteOrder(order).WithMode(mode).WithAttrSize(144).AddAttr(attr, {11});
+        b.AddStringFeature(kFeatHostname, "elsewhere");
+        b.AddFeature(33, std::vector<std::byte>(8));  // a feature of perf 6.14 and later
+        // The pipe's end mark: perf 7.2's HEADER_LAST_FEATURE, a record without a section.
+        if (mode == Mode::kPipe) b.AddFeature(35, {});
+        b.AddComm(7, 7, "far", {.pid = 7, .tid = 7, .time = 1, .id = 11});
+        b.BeginCompressed();
+        for (uint64_t i = 0; i < 200; ++i) {
+          b.AddSample({.ip = 0x1000 + i, .pid = 7, .tid = 7, .time = 10 + i, .id = 11});
+        }
+        b.EndCompressed(/*piece=*/700, kRecordCompressed2);
+        b.AddRecord(90, 0, [](ByteWriter& w) { w.u64(1); });  // a user type perf 6.1 lacks
+        b.AddFinishedRound();
+        TempDir tmp;
+        std::string in = tmp.Write("in.data", b.Build());
+        ConvertOptions o;
+        o.compat_perf61 = true;
+        o.to_pipe = to_pipe;
+        ASSERT_TRUE(Convert(in, tmp.file("out.data"), o));
+
+        auto out = PerfData::open(tmp.file("out.data"));
+        ASSERT_TRUE(out) << out.error().message();
+        CollectingSink all;
+        ASSERT_TRUE((*out)->process(all));  // a pipe's attrs and features come as records
+        if (!to_pipe) EXPECT_EQ((*out)->header().attr_size, 128u + 16);
+        ASSERT_EQ((*out)->events().size(), 1u);
+        EXPECT_EQ((*out)->events()[0].attr.size, 128u);
+        // A pipe ends its features with perf 6.1's mark, HEADER_LAST_FEATURE (32).
+        for (const auto& [feat, raw] : (*out)->features().raw) {
+          if (to_pipe && feat == kFeatLastFeature6_1 && raw.empty()) continue;
+          EXPECT_LT(feat, kFeatLastFeature6_1);
+        }
+        EXPECT_EQ((*out)->features().raw.count(kFeatLastFeature6_1), to_pipe ? 1u : 0u);
+        EXPECT_TRUE((*out)->features().raw.count(kFeatHostname));
+        ReadResult want = ReadPath(in);
+        ReadResult got = ReadPath(tmp.file("out.data"));
+        ASSERT_TRUE(got.ok) << got.error;
+        EXPECT_EQ(want.sink.kernel, got.sink.kernel);
+        EXPECT_EQ(want.sink.kernel.size(), 201u);
+        for (uint32_t type : got.sink.read_types) EXPECT_LE(type, kRecordFinishedInit);
+      }
+    }
+  }
+  // An attr perf 6.1 cannot hold is refused, not cut: a file's before anything is written, a
+  // pipe's once its HEADER_ATTR has come.
+  for (Mode mode : {Mode::kFile, Mode::kPipe}) {
+    for (bool to_pipe : {false, true}) {
+      PerfDataBuilder b;
+      EventAttr attr = SampleAttr(kSampleIp);
+      attr.size = 144;
+      attr.config3 = 1;
+      b.WithMode(mode).WithAttrSize(144).AddAttr(attr, {11});
+      TempDir tmp;
+      ConvertOptions o;
+      o.compat_perf61 = true;
+      o.to_pipe = to_pipe;
+      auto st = Convert(tmp.Write("in.data", b.Build()), tmp.file("out.data"), o);
+      ASSERT_FALSE(st);
+      EXPECT_EQ(st.error().message(),
+                fmt::format("--compat 6.1: {} uses config3/config4, which perf 6.1's attr cannot "
+                            "hold",
+                            mode == Mode::kPipe && to_pipe ? "a HEADER_ATTR" : "event 0"));
+    }
   }
 }
 

@@ -60,6 +60,9 @@ CLI::App* add_convert_command(CLI::App& app, ConvertCliOptions& o) {
   c->add_option("--cpu", o.cpu, "only samples on these CPUs (comma-separated)");
   c->add_option("--comm", o.comm, "only samples of these commands (comma-separated)");
   c->add_flag("--strip-raw", o.strip_raw, "drop the raw data (PERF_SAMPLE_RAW) of samples");
+  c->add_option("--compat", o.compat,
+                "write what this perf version reads (6.1: a newer perf's recording for perf 6.1)")
+      ->check(CLI::IsMember({"6.1"}));
   c->add_flag("-v,--verbose", o.verbose, "print what was written and how fast");
   return c;
 }
@@ -71,6 +74,7 @@ int run_convert(const ConvertCliOptions& o) {
   co.decompress = o.decompress;
   co.compress_level = o.compress;
   co.strip_raw = o.strip_raw;
+  co.compat_perf61 = o.compat == "6.1";
   co.to_pipe = o.to_pipe || o.output == "-";
   if (o.to_file && o.output == "-") {
     fmt::print(stderr, "readperf: -o - writes a pipe-mode stream: --to-file needs a file name\n");

@@ -24,6 +24,7 @@ struct ConvertCliOptions {
   std::string time;
   std::string pid, tid, cpu, comm;  // comma-separated lists, as perf takes them
   bool strip_raw = false;
+  std::string compat;  // --compat 6.1
   bool verbose = false;
 };
 

@@ -1,5 +1,6 @@
 #include "convert_sink.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -55,6 +56,14 @@ void ConvertSink::pipe_feature(const RecordView& r) {
     emit_compressed_feature();
     if (feat == kFeatCompressed) return;
   }
+  if (o_.compat_perf61 && feat >= kFeatLastFeature6_1) {
+    // perf 6.1's report takes HEADER_LAST_FEATURE (32) as the end of the features and any id
+    // past it as an error (builtin-report.c process_feature_event(): "wrong feature ID"): a
+    // newer perf's end mark (the record without a section) becomes perf 6.1's, and the
+    // features perf 6.1 does not know are left out.
+    if (r.bytes.size() > 16) return;
+    feat = kFeatLastFeature6_1;
+  }
   Bytes body = r.bytes.subspan(std::min<size_t>(r.bytes.size(), 16));
   std::vector<std::byte> patched;
   if (feat == kFeatEventDesc && o_.strip_raw && body.size() >= 8) {
@@ -97,16 +106,39 @@ void ConvertSink::emit_compressed_feature() {
   emit(rec);
 }
 
-Bytes ConvertSink::strip_raw_attr(const RecordView& r) {
-  // struct perf_record_header_attr: the header, then the attr (sample_type at byte 24).
+Bytes ConvertSink::rewrite_attr(const RecordView& r) {
+  // struct perf_record_header_attr: the header, the attr (sample_type at byte 24, its size
+  // at byte 4), then the ids. Changed in place, so that what is not changed stays as it was.
   stripped_.assign(r.bytes.begin(), r.bytes.end());
-  if (stripped_.size() < 8 + 32) return stripped_;
-  uint64_t st;
-  std::memcpy(&st, stripped_.data() + 8 + 24, 8);
-  uint64_t bit = kSampleRaw;
-  if (in_.order() == ByteOrder::kSwapped) bit = bswap(bit);
-  st &= ~bit;
-  std::memcpy(stripped_.data() + 8 + 24, &st, 8);
+  if (stripped_.size() < kRecordHeaderSize + 32) return stripped_;
+  const bool swapped = in_.order() == ByteOrder::kSwapped;
+  if (o_.strip_raw) {
+    uint64_t st;
+    std::memcpy(&st, stripped_.data() + kRecordHeaderSize + 24, 8);
+    uint64_t bit = kSampleRaw;
+    if (swapped) bit = bswap(bit);
+    st &= ~bit;
+    std::memcpy(stripped_.data() + kRecordHeaderSize + 24, &st, 8);
+  }
+  uint32_t size;
+  std::memcpy(&size, stripped_.data() + kRecordHeaderSize + 4, 4);
+  if (swapped) size = bswap(size);
+  if (o_.compat_perf61 && size > kAttrBytesPerf61 && kRecordHeaderSize + size <= stripped_.size()) {
+    // What perf 6.1's attr has no room for goes, when it is zero (config3, config4 unused).
+    auto attr_end = stripped_.begin() + kRecordHeaderSize;
+    if (std::any_of(attr_end + kAttrBytesPerf61, attr_end + size,
+                    [](std::byte b) { return b != std::byte{0}; })) {
+      status_ = make_error(
+          "--compat 6.1: a HEADER_ATTR uses config3/config4, which perf 6.1's attr cannot hold");
+      return r.bytes;
+    }
+    stripped_.erase(attr_end + kAttrBytesPerf61, attr_end + size);
+    uint32_t new_size = swapped ? bswap(kAttrBytesPerf61) : kAttrBytesPerf61;
+    std::memcpy(stripped_.data() + kRecordHeaderSize + 4, &new_size, 4);
+    auto record_size = static_cast<uint16_t>(stripped_.size());
+    if (swapped) record_size = bswap(record_size);
+    std::memcpy(stripped_.data() + 6, &record_size, 2);
+  }
   return stripped_;
 }
 

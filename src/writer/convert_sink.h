@@ -34,6 +34,12 @@ void put(std::vector<std::byte>& out, ByteOrder order, T v) {
   out.insert(out.end(), p, p + sizeof v);
 }
 
+// sizeof(struct perf_event_attr) in perf 6.1 (PERF_ATTR_SIZE_VER7), what --compat 6.1 writes.
+constexpr uint32_t kAttrBytesPerf61 = 128;
+
+// --compat 6.1: an error naming the first event perf 6.1 could not read as recorded.
+Status check_perf61_attrs(const PerfData& in);
+
 // The byte order the output is written in.
 ByteOrder output_order(const PerfData& in, ConvertOptions::Endian e);
 
@@ -84,6 +90,7 @@ class ConvertSink : public EventSink {
   EventAttr out_attr(const EventAttr& a) const {
     EventAttr r = a;
     if (o_.strip_raw) r.sample_type &= ~uint64_t{kSampleRaw};
+    if (o_.compat_perf61) r.size = std::min(r.size, kAttrBytesPerf61);
     return r;
   }
 
@@ -101,12 +108,17 @@ class ConvertSink : public EventSink {
       return;
     }
     if (!r.decompressed && group_payload_) flush_compressed();
+    // perf 6.1 stops at a user record type it does not know (session.c
+    // perf_session__process_event(): type >= PERF_RECORD_HEADER_MAX is -EINVAL).
+    if (o_.compat_perf61 && r.type > kRecordFinishedInit) return;
     Bytes rec = r.bytes;
     if (in_.kind() == ContainerKind::kPipe && is_pipe_only(r.type)) {
       if (pipe_out_) {
         // A pipe to a pipe keeps its header records, changed where the output differs.
         if (r.type == kRecordHeaderFeature) return pipe_feature(r);
-        if (r.type == kRecordHeaderAttr && o_.strip_raw) rec = strip_raw_attr(r);
+        if (r.type == kRecordHeaderAttr && (o_.strip_raw || o_.compat_perf61)) {
+          rec = rewrite_attr(r);
+        }
       } else {
         if (r.type == kRecordHeaderBuildId) {
           build_ids_.insert(build_ids_.end(), r.bytes.begin(), r.bytes.end());
@@ -188,8 +200,9 @@ class ConvertSink : public EventSink {
   // A HEADER_FEATURE record of a pipe input, for a pipe output (convert_sink.cpp).
   void pipe_feature(const RecordView& r);
   void emit_compressed_feature();
-  // The HEADER_ATTR record without PERF_SAMPLE_RAW in its sample_type.
-  Bytes strip_raw_attr(const RecordView& r);
+  // The HEADER_ATTR record as out_attr() changes its attr (no PERF_SAMPLE_RAW, the size
+  // perf 6.1 reads), in the input's byte order.
+  Bytes rewrite_attr(const RecordView& r);
 
   // Thread names as perf's machine tracks them, for --comm: COMM sets one, FORK copies the
   // parent's (thread__fork).
@@ -269,8 +282,10 @@ class ConvertSink : public EventSink {
   uint64_t first_time_ = ~0ull, last_time_ = 0;
 };
 
-// The input's feature sections in `order`, less DIR_FORMAT.
-std::map<uint32_t, std::vector<std::byte>> input_features(const PerfData& in, ByteOrder order);
+// The input's feature sections in `order`, less DIR_FORMAT (and, for --compat 6.1, those perf
+// 6.1 does not know).
+std::map<uint32_t, std::vector<std::byte>> input_features(const PerfData& in, ByteOrder order,
+                                                          const ConvertOptions& o);
 
 // The COMPRESSED feature the output needs: nullopt keeps the input's, an empty section drops
 // it, anything else replaces it (written with `ratio`).

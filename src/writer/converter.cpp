@@ -58,7 +58,8 @@ Result<std::vector<TimeRange>> parse_time_ranges(std::string_view text) {
 
 namespace writer_detail {
 
-std::map<uint32_t, std::vector<std::byte>> input_features(const PerfData& in, ByteOrder order) {
+std::map<uint32_t, std::vector<std::byte>> input_features(const PerfData& in, ByteOrder order,
+                                                          const ConvertOptions& o) {
   const Features& f = in.features();
   std::map<uint32_t, std::vector<std::byte>> feats;
   for (const auto& [feat, raw] : f.raw) {
@@ -70,7 +71,28 @@ std::map<uint32_t, std::vector<std::byte>> input_features(const PerfData& in, By
   }
   // A merged directory is no longer one (header.c process_dir_format).
   feats.erase(kFeatDirFormat);
+  // perf 6.1 reads no feature past HEADER_LAST_FEATURE (its process_sections() loop).
+  if (o.compat_perf61) feats.erase(feats.lower_bound(kFeatLastFeature6_1), feats.end());
   return feats;
+}
+
+Status check_perf61_attrs(const PerfData& in) {
+  // evsel__parse_sample() of perf 6.1 knows sample_type bits up to PERF_SAMPLE_WEIGHT_STRUCT
+  // (PERF_SAMPLE_MAX = 1 << 25): a sample with more could not be read there.
+  constexpr uint64_t kSampleTypesPerf61 = (uint64_t{1} << 25) - 1;
+  for (size_t i = 0; i < in.events().size(); ++i) {
+    const EventAttr& a = in.events()[i].attr;
+    if (a.config3 || a.config4) {
+      return make_error(fmt::format(
+          "--compat 6.1: event {} uses config3/config4, which perf 6.1's attr cannot hold", i));
+    }
+    if (a.sample_type & ~kSampleTypesPerf61) {
+      return make_error(fmt::format(
+          "--compat 6.1: event {} samples fields perf 6.1 cannot read (sample_type {:#x})", i,
+          a.sample_type));
+    }
+  }
+  return {};
 }
 
 std::optional<std::vector<std::byte>> compressed_feature(const PerfData& in,
@@ -106,6 +128,11 @@ Result<ConvertStats> convert(PerfData& in, const std::string& out_path,
       in.features().compressed) {
     options.compress_level = std::max<int>(1, static_cast<int>(in.features().compressed->level));
   }
+  if (options.compat_perf61) {
+    RETURN_IF_ERROR(check_perf61_attrs(in));
+    // perf 6.1 reads COMPRESSED records, not COMPRESSED2 (perf 6.14 and later write those).
+    if (!options.compress_level) options.decompress = true;
+  }
   if (options.to_pipe || out_path == "-")
     return writer_detail::convert_to_pipe(in, out_path, options);
   WriterOptions wo;
@@ -115,6 +142,7 @@ Result<ConvertStats> convert(PerfData& in, const std::string& out_path,
     wo.attr_bytes = static_cast<uint32_t>(in.header().attr_size - 16);
     // Keep the data where the input has it (perf before 3.x left room for event types).
     wo.min_data_offset = in.header().data.offset;
+    if (options.compat_perf61) wo.attr_bytes = std::min(wo.attr_bytes, kAttrBytesPerf61);
   }
   ASSIGN_OR_RETURN(auto writer, PerfDataWriter::create(out_path, wo));
   ConvertStats stats;
@@ -134,11 +162,13 @@ Result<ConvertStats> convert(PerfData& in, const std::string& out_path,
   RETURN_IF_ERROR(in.process(sink, po));
   sink.finish();
   RETURN_IF_ERROR(sink.status());
+  // A pipe's attrs are known now, from its HEADER_ATTR records.
+  if (pipe && options.compat_perf61) RETURN_IF_ERROR(check_perf61_attrs(in));
 
   // The features, describing the output.
   const Features& f = in.features();
   bool swap = in.order() != wo.order;
-  std::map<uint32_t, std::vector<std::byte>> feats = input_features(in, wo.order);
+  std::map<uint32_t, std::vector<std::byte>> feats = input_features(in, wo.order, options);
   if (pipe) {
     if (!sink.tracing_data().empty()) feats[kFeatTracingData] = sink.tracing_data();
     if (!sink.build_id_records().empty()) {

@@ -60,7 +60,7 @@ Status write_file_header(PerfData& in, PipeWriter& w, const ConvertSink& sink,
     RETURN_IF_ERROR(w.write_attr({sink.out_attr(ev.attr), ev.ids}));
   }
   // perf_event__synthesize_features(): the FEAT_OPR features, in bit order, then the mark.
-  std::map<uint32_t, std::vector<std::byte>> feats = input_features(in, w.order());
+  std::map<uint32_t, std::vector<std::byte>> feats = input_features(in, w.order(), o);
   if (compressed) {
     if (compressed->empty()) {
       feats.erase(kFeatCompressed);

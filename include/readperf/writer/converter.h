@@ -50,6 +50,12 @@ struct ConvertOptions {
   // Write a pipe-mode stream (what `perf record -o -` writes) instead of a file; an output
   // path of "-" (standard output) implies it.
   bool to_pipe = false;
+  // Write what perf 6.1 reads (`--compat 6.1`), from a newer perf's recording: attrs of 128
+  // bytes (sizeof(struct perf_event_attr) there; header.c read_attr() refuses a larger one),
+  // the records decompressed unless --compress is given (perf 6.1 knows no COMPRESSED2), and
+  // neither features nor user records perf 6.1 does not know. An attr using what 128 bytes
+  // cannot hold (config3, config4) or sample_type bits perf 6.1 does not parse is an error.
+  bool compat_perf61 = false;
 };
 
 struct ConvertStats {
