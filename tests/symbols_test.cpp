@@ -166,6 +166,37 @@ TEST_F(SymfsTest, NoRecordedBuildIdUnderSymfsKeepsNone) {
   EXPECT_EQ(d.symtab_path, config_.symfs + recorded);
 }
 
+// Issue #22 item 8: a [vdso] that only a map named (no build-id table entry) is read as perf
+// reads it, from a copy of perf's own vdso (util/vdso.c get_file()); here the goldens' copy.
+TEST(RunningVdsoTest, NamedFromTheRunningVdsoWhenNoBuildIdSaysOtherwise) {
+  const std::string running = std::string(READPERF_GOLDEN_DIR) + "/running-vdso";
+  testing::TempDir dir;
+  SymbolConfig cfg;
+  cfg.buildid_dir = dir.file("no-cache");
+  cfg.running_vdso = running;
+  Result<BuildId> running_id = read_elf_build_id(running);
+  ASSERT_TRUE(running_id);
+
+  DsoSymbols d = load_dso_symbols({"[vdso]", BuildId(), DsoKind::kRunningVdso}, cfg);
+  ASSERT_TRUE(d.found());
+  EXPECT_EQ(d.runtime_path, running);
+  EXPECT_EQ(d.build_id.hex(), running_id->hex());  // the copy's, as dso__load() reads it
+  const Symbol* s = d.table.find(0xb5f);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->name, "__vdso_clock_gettime");
+
+  // The same with the recorded build-id, which the copy has.
+  EXPECT_TRUE(load_dso_symbols({"[vdso]", *running_id, DsoKind::kRunningVdso}, cfg).found());
+  // Another recorded build-id: the copy is rejected, as symsrc__init() rejects it.
+  BuildId other = BuildId::from_hex("0123456789abcdef0123456789abcdef01234567");
+  EXPECT_FALSE(load_dso_symbols({"[vdso]", other, DsoKind::kRunningVdso}, cfg).found());
+  // A [vdso] the build-id table named is looked for in the build-id cache alone.
+  EXPECT_FALSE(load_dso_symbols({"[vdso]", BuildId(), DsoKind::kVdso}, cfg).found());
+  // Under a --symfs perf looks for its copy there, where it is not.
+  cfg.symfs = dir.file("symfs");
+  EXPECT_FALSE(load_dso_symbols({"[vdso]", BuildId(), DsoKind::kRunningVdso}, cfg).found());
+}
+
 // A binary stripped of .symtab whose local functions are named only in its MiniDebugInfo
 // (tests/data/README-minidebuginfo_demo.md): they come from the .gnu_debugdata .symtab, the
 // exported ones from .dynsym; with mini_debuginfo off, as in perf 6.1, only the latter.

@@ -64,6 +64,11 @@ const KernelSymbols& Resolver::load_kernel() {
   return *kernel_;
 }
 
+const DsoSymbols& Resolver::load_user_dso(const Dso& dso) {
+  DsoKind kind = dso.running_vdso_copy ? DsoKind::kRunningVdso : dso_kind_for(dso.long_name);
+  return symbols_.dso(dso.long_name, BuildId::from_bytes(dso.build_id), kind);
+}
+
 const Resolver::DsoEntry& Resolver::entry_for(const Map& map) {
   const Dso* dso = map.dso;
   auto it = dsos_.find(dso);
@@ -72,7 +77,7 @@ const Resolver::DsoEntry& Resolver::entry_for(const Map& map) {
   // build-id recorded later does not reload it, as in perf).
   DsoEntry e;
   if (dso->space == DsoSpace::kUser) {
-    e.user = &symbols_.dso(dso->long_name, BuildId::from_bytes(dso->build_id));
+    e.user = &load_user_dso(*dso);
   } else {
     const KernelSymbols& k = load_kernel();
     const Map* vm = machine_.vmlinux_map();

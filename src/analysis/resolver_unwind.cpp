@@ -31,7 +31,7 @@ bool Resolver::unwinder_registered(Maps& maps) {
     if (!options_.unwind_needs_readable_map) {
       access.registered = true;
     } else if (dso && dso->space == DsoSpace::kUser) {
-      const DsoSymbols& ds = symbols_.dso(dso->long_name, BuildId::from_bytes(dso->build_id));
+      const DsoSymbols& ds = load_user_dso(*dso);
       access.registered = !ds.runtime_path.empty() && cfi_.get(ds.runtime_path) != nullptr;
     }
   }

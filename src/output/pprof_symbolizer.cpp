@@ -351,6 +351,9 @@ class MappedMachine {
     map.end = m.limit;
     map.pgoff = m.offset;
     map.dso = machine_.dsos().findnew(name);
+    // A [vdso] of no build-id is named as the export named it, from the running vdso
+    // (Machine::vdso_dso()); one with a build-id was named by the recording's build-id table.
+    if (name == "[vdso]" && map.dso->build_id.empty()) map.dso->running_vdso_copy = true;
     // A JIT's /tmp/perf-PID.map names anonymous memory, which maps addresses as they are.
     map.identity = dso_kind_for(name) == DsoKind::kPerfMap;
     map.prot = kProtExec;

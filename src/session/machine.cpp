@@ -140,7 +140,9 @@ Dso* Machine::vdso_dso() {
   // machine.c machine__findnew_vdso(): perf copies its own vdso to a temporary file; the
   // Dso is known by its short name "[vdso]".
   if (Dso* d = dsos_.find_short(kVdsoName)) return d;
-  return dsos_.findnew(kVdsoName);
+  Dso* d = dsos_.findnew(kVdsoName);
+  d->running_vdso_copy = true;
+  return d;
 }
 
 void Machine::process_mmap(const MmapEvent& e, uint8_t cpumode) {

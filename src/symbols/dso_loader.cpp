@@ -14,12 +14,15 @@
 #include "readperf/symbols/debuginfod.h"
 #include "readperf/symbols/perf_map.h"
 #include "readperf/symbols/symbol_files.h"
+#include "running_vdso.h"
 
 namespace readperf {
 
 namespace {
 
 bool is_regular_file(const std::string& path) { return is_symbol_file(path); }
+
+bool is_vdso(DsoKind kind) { return kind == DsoKind::kVdso || kind == DsoKind::kRunningVdso; }
 
 // The first `n` bytes of a file on disk or in an archive (fewer at its end).
 std::string read_head(const std::string& path, size_t n) {
@@ -96,7 +99,7 @@ std::string debuglink_path(const DsoRef& ref, const SymbolConfig& cfg) {
 
 // symbol.c binary_type_symtab[], the user-space entries in order.
 std::vector<Candidate> candidates(const DsoRef& ref, const BuildId& id, const SymbolConfig& cfg) {
-  bool vdso = ref.kind == DsoKind::kVdso;
+  bool vdso = is_vdso(ref.kind);
   const std::string& name = ref.path;
   std::vector<Candidate> out;
   out.push_back({BinaryType::kDebuglink, debuglink_path(ref, cfg)});
@@ -116,6 +119,10 @@ std::vector<Candidate> candidates(const DsoRef& ref, const BuildId& id, const Sy
                             : join_symfs(cfg.symfs, "/usr/lib/debug/.build-id/") +
                                   hex.substr(0, 2) + "/" + hex.substr(2) + ".debug"});
   out.push_back({BinaryType::kSystemPath, join_symfs(cfg.symfs, name)});
+  if (ref.kind == DsoKind::kRunningVdso) {
+    // The DSO's long name is perf's copy of its vdso, in /tmp: under a --symfs, not there.
+    out.back().path = cfg.symfs.empty() ? running_vdso_file(cfg) : std::string();
+  }
   size_t slash = name.rfind('/');
   out.push_back({BinaryType::kOpenEmbeddedDebuginfo, slash == std::string::npos
                                                          ? std::string()
@@ -157,6 +164,13 @@ struct Locator {
     if (out.build_id.empty() && is_regular_file(ref.path)) {
       if (Result<BuildId> id = read_elf_build_id(join_symfs(cfg.symfs, ref.path))) {
         out.build_id = *id;
+      }
+    }
+    // The copy of perf's own vdso is that file (in /tmp, so not under a --symfs).
+    if (out.build_id.empty() && ref.kind == DsoKind::kRunningVdso && cfg.symfs.empty()) {
+      const std::string& copy = running_vdso_file(cfg);
+      if (!copy.empty()) {
+        if (Result<BuildId> id = read_elf_build_id(copy)) out.build_id = *id;
       }
     }
   }
@@ -295,7 +309,7 @@ DsoSymbols load_dso_symbols(const DsoRef& ref, const SymbolConfig& cfg) {
       return both;
     };
     if (loc.runtime_idx < 0) done = fetched(BinaryType::kBuildIdCache, DebuginfodKind::kExecutable);
-    if (!done && loc.syms_idx < 0 && ref.kind != DsoKind::kVdso) {
+    if (!done && loc.syms_idx < 0 && !is_vdso(ref.kind)) {
       fetched(BinaryType::kBuildIdCacheDebug, DebuginfodKind::kDebuginfo);
     }
   }
@@ -355,7 +369,7 @@ void prefetch_from_debuginfod(const std::vector<DsoRef>& refs, const SymbolConfi
     Locator loc(out, ref, cfg);
     if (loc.search_local() || out.build_id.empty()) continue;
     if (loc.runtime_idx < 0) wanted.emplace_back(out.build_id, DebuginfodKind::kExecutable);
-    if (loc.syms_idx < 0 && ref.kind != DsoKind::kVdso) {
+    if (loc.syms_idx < 0 && !is_vdso(ref.kind)) {
       wanted.emplace_back(out.build_id, DebuginfodKind::kDebuginfo);
     }
   }
@@ -385,6 +399,7 @@ SymbolConfig SymbolConfig::from_environment() {
       rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
     }
   }
+  if (const char* v = std::getenv("READPERF_VDSO"); v && *v) c.running_vdso = v;
   if (const char* d = std::getenv("PERF_BUILDID_DIR"); d && *d) {
     c.buildid_dir = d;
   } else if (const char* home = std::getenv("HOME"); home && *home) {

@@ -222,6 +222,8 @@ class Resolver {
     bool own = false;                     // a KSYMBOL dso: one symbol over its map
   };
   const DsoEntry& entry_for(const Map& map);
+  // dso__load() of a user-space Dso, with what is known of it now.
+  const DsoSymbols& load_user_dso(const Dso& dso);
   const KernelSymbols& load_kernel();
   void find_symbol(Frame& f);
   void resolve_callchain(const Thread& t, const Sample& s);

@@ -29,6 +29,9 @@ struct Dso {
   // machine__findnew_module_dso); one the build-id table named first keeps its path.
   bool named_short = false;
   std::vector<uint8_t> build_id;  // empty when unknown
+  // "[vdso]" created for a map, not by the build-id table: perf's is a copy of its own vdso
+  // (vdso.c machine__findnew_vdso(), get_file()), read when no build-id names another.
+  bool running_vdso_copy = false;
   // dso->id from the first MMAP2 with a device and inode (dsos.c dso__inject_id(): an empty id
   // takes the first non-empty one); `report --mmaps` prints the inode.
   uint32_t maj = 0, min = 0;

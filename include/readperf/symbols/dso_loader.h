@@ -20,8 +20,11 @@
 namespace readperf {
 
 enum class DsoKind : uint8_t {
-  kUser,     // a file mapped by a process
-  kVdso,     // "[vdso]": found only in the build-id cache, as .../vdso
+  kUser,  // a file mapped by a process
+  kVdso,  // "[vdso]": found only in the build-id cache, as .../vdso
+  // "[vdso]" of a map, which no build-id table named first: perf reads it from the build-id
+  // cache, else from a copy of its own vdso (vdso.c machine__findnew_vdso()), build-id allowing.
+  kRunningVdso,
   kPerfMap,  // "/tmp/perf-PID.map": a JIT's symbol list, addresses are absolute
 };
 

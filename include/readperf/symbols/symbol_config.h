@@ -20,6 +20,10 @@ struct SymbolConfig {
   std::string debuginfod_urls;
   // A root prepended to every path perf looks at (symbol_conf.symfs); empty for none.
   std::string symfs;
+  // The file taken for perf's copy of its own vdso (util/vdso.c get_file()), which names a
+  // recording's [vdso] when no build-id says otherwise; empty: this process's vdso
+  // ($READPERF_VDSO sets it: the tests give the vdso of the machine their goldens were made on).
+  std::string running_vdso;
   // A kallsyms file to use for the kernel, and only it (--kallsyms).
   std::string kallsyms;
   // C++ names demangled as perf does by default (symbol_conf.demangle).
