@@ -4,7 +4,9 @@
 // script, report, -D and report --mem-mode of it. Here: the committed file is MemRecording()'s.
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "perf_data_builder.h"
@@ -76,7 +78,8 @@ std::vector<uint64_t> DataSrcValues() {
 // WEIGHT_STRUCT (the instruction latency in its second word). IDENTIFIER tells them apart.
 std::vector<std::byte> MemRecording() {
   constexpr uint64_t kCommon = kSampleIdentifier | kSampleIp | kSampleTid | kSampleTime |
-                               kSampleAddr | kSampleCpu | kSamplePeriod | kSampleDataSrc;
+                               kSampleAddr | kSampleCpu | kSamplePeriod | kSampleDataSrc |
+                               kSampleTransaction;
   EventAttr loads = SampleAttr(kCommon | kSampleWeight | kSamplePhysAddr | kSampleDataPageSize |
                                kSampleCodePageSize);
   loads.type = kTypeRaw;
@@ -102,7 +105,20 @@ std::vector<std::byte> MemRecording() {
                  {.identifier = 1, .pid = 42, .tid = 42, .time = 3});
   b.AddDataMmap2(42, 42, 0x7ffd3c282000, 0x21000, 0, "[stack]", 3, 0x22, true,
                  {.identifier = 1, .pid = 42, .tid = 42, .time = 4});
+  // A second process of the same binary, with its own stack at the same addresses (anonymous
+  // memory: the dcacheline key tells processes apart there) and a shared file mapping
+  // ("[s]" in the dcacheline column).
+  const SampleFields sid43 = {.identifier = 1, .pid = 43, .tid = 43, .time = 5};
+  b.AddComm(43, 43, "spin", sid43);
+  b.AddMmap2(43, 43, 0x401000, 0x79000, 0x1000, name, sid43);
+  b.AddDataMmap2(43, 43, 0x7ffd3c282000, 0x21000, 0, "[stack]", 3, 0x22, true, sid43);
+  b.AddDataMmap2(43, 43, 0x7f1234560000, 0x2000, 0, "/dev/shm/readperf-buf", 3, 0x01, false, sid43);
   uint64_t time = 4'210'987'654'321;  // ns: 4210.987654321 s after boot
+  // PERF_SAMPLE_TRANSACTION values (PERF_TXN_*: elision, transaction, sync, async, retry,
+  // conflict, capacity write and read, the abort code above bit 32).
+  const uint64_t kTxn[] = {0,           0x1 | 0x4,         0x2 | 0x8 | uint64_t{0x5} << 32,
+                           0x10 | 0x20, 0x40 | 0x80 | 0x4, 0x1 | 0x2 | uint64_t{0xab} << 32};
+  size_t txn = 0;
   // Loads at one address whose weights repeat: equal but for the weight, which the weight
   // keys group by (and a cache of repeated samples must tell apart). They come first: the
   // samples after them include data_src values whose texts overflow perf's 64-byte buffers
@@ -120,6 +136,28 @@ std::vector<std::byte> MemRecording() {
                  .period = 4000,
                  .weight = weight,
                  .data_src = DataSrcValues()[2],
+                 .transaction = kTxn[txn++ % std::size(kTxn)],
+                 .data_page_size = 4096,
+                 .code_page_size = 4096});
+  }
+  // Data addresses of the second process: its stack (the first's stack cache line), the
+  // shared mapping, no map at all ("[X]"), and the binary's code (a function symbol).
+  for (auto [pid, addr] : {std::pair<uint32_t, uint64_t>{43, 0x7ffd3c2a1e48},
+                           {43, 0x7f1234560048},
+                           {43, 0x10},
+                           {42, 0x4016d0}}) {
+    b.AddSample({.attr = 0,
+                 .identifier = 1,
+                 .ip = 0x4016c8,
+                 .pid = pid,
+                 .tid = pid,
+                 .time = time += 1'000,
+                 .addr = addr,
+                 .cpu = 1,
+                 .period = 4000,
+                 .weight = 40 + addr % 7,
+                 .data_src = DataSrcValues()[2],
+                 .transaction = kTxn[txn++ % std::size(kTxn)],
                  .data_page_size = 4096,
                  .code_page_size = 4096});
   }
@@ -140,6 +178,7 @@ std::vector<std::byte> MemRecording() {
                  .weight = store ? (uint64_t{7 + 3 * i} << 32 | uint64_t(30 + 100 * i))
                                  : uint64_t(12 + 57 * i),
                  .data_src = src,
+                 .transaction = kTxn[txn++ % std::size(kTxn)],
                  .phys_addr = i % 2 ? 0x1a2b3c40 + uint64_t(i) : 0,
                  .data_page_size = 4096,
                  .code_page_size = i % 4 == 3 ? uint64_t{2} << 20 : 4096});

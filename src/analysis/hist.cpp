@@ -4,6 +4,7 @@
 #include <cstring>
 #include <set>
 
+#include "hist_keys.h"
 #include "rb_order.h"
 #include "readperf/session/dso.h"
 #include "readperf/session/thread.h"
@@ -26,24 +27,8 @@ uint64_t hash_words(const uint64_t* w, size_t n) {
   return h;
 }
 
-// strcmp()'s sign for two names.
-int name_cmp(std::string_view a, std::string_view b) {
-  int c = a.compare(b);
-  return c < 0 ? -1 : c > 0 ? 1 : 0;
-}
-
-// sort.c cmp_null(): 0 when both are null, -1 when only `l` is.
-int cmp_null(const void* l, const void* r) {
-  if (!l && !r) return 0;
-  return !l ? -1 : 1;
-}
-
-int sign64(int64_t v) { return v < 0 ? -1 : v > 0 ? 1 : 0; }
-
-int field_cmp(uint64_t a, uint64_t b) { return a > b ? 1 : a < b ? -1 : 0; }
-
 // How many words of Hists::Key a sort key takes (make_key()'s layout).
-size_t key_words(SortKey k) {
+constexpr size_t key_words(SortKey k) {
   switch (k) {
     case SortKey::kSymbol:
     case SortKey::kIpcNull:
@@ -54,10 +39,22 @@ size_t key_words(SortKey k) {
     case SortKey::kAddrFrom:
     case SortKey::kAddrTo:
       return 2;
+    case SortKey::kDcacheline:
+      return kDcachelineWords;
     default:
       return 1;
   }
 }
+
+// Every key perf knows, given together (the symbol's words counted once per symbol key: more
+// than make_key() writes).
+constexpr size_t kAllKeyWords = [] {
+  size_t n = 0;
+  for (int k = 0; k <= static_cast<int>(SortKey::kAddrTo); ++k) {
+    n += key_words(static_cast<SortKey>(k));
+  }
+  return n;
+}();
 
 bool is_symbol_key(SortKey k) {
   return k == SortKey::kSymbol || k == SortKey::kIpcNull || k == SortKey::kIpcLbr;
@@ -76,99 +73,6 @@ int sym_cmp(const Symbol* l, const Symbol* r) {
 void put_branch_sym(uint64_t* w, const BranchAddr& a) {
   w[0] = a.sym ? a.sym->start : a.addr;
   w[1] = a.sym ? a.sym->end : ~0ull;
-}
-
-// The word a memory key compares (sort.c's sort__*_cmp of memory_sort_dimensions): data_src's
-// bit fields as union perf_mem_data_src lays them out (include/uapi/linux/perf_event.h).
-uint64_t mem_key_value(SortKey key, const MemSample& m) {
-  switch (key) {
-    case SortKey::kSymbolDaddr:
-      return m.daddr.addr;
-    case SortKey::kSymbolIaddr:
-      return m.iaddr.addr;
-    case SortKey::kLocked:
-      return m.data_src >> 24 & 0x3;  // mem_lock
-    case SortKey::kTlb:
-      return m.data_src >> 26 & 0x7f;  // mem_dtlb
-    case SortKey::kMem:
-      return m.data_src >> 5 & 0x3fff;  // mem_lvl (not lvl_num: sort__lvl_cmp)
-    case SortKey::kSnoop:
-      return m.data_src >> 19 & 0x1f;  // mem_snoop (not snoopx)
-    case SortKey::kPhysDaddr:
-      return m.phys_addr;
-    case SortKey::kDataPageSize:
-      return m.data_page_size;
-    case SortKey::kBlocked:
-      return m.data_src >> 40 & 0x7;  // mem_blk
-    default:
-      return 0;
-  }
-}
-
-// The value a sample-value key (is_sample_value_key()) groups by.
-uint64_t sample_value(SortKey key, const SampleValues& v) {
-  switch (key) {
-    case SortKey::kLocalWeight:
-    case SortKey::kWeight:
-      return v.weight;
-    case SortKey::kLocalInsLat:
-    case SortKey::kInsLat:
-      return v.ins_lat;
-    case SortKey::kLocalPStageCyc:
-    case SortKey::kPStageCyc:
-      return v.p_stage_cyc;
-    case SortKey::kCodePageSize:
-      return v.code_page_size;
-    default:
-      return 0;
-  }
-}
-
-// The keys compared by a field of the entry alone: cpu, time, symbol_size, socket, dso_size,
-// parent, srcfile (se_cmp(left, right), positive when `a` sorts first).
-int value_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) {
-  switch (key) {
-    case SortKey::kCpu:
-      // sort.c sort__cpu_cmp(): right->cpu - left->cpu, as an int.
-      return sign64(static_cast<int64_t>(static_cast<int32_t>(b.cpu - a.cpu)));
-    case SortKey::kTime:
-      return sign64(static_cast<int64_t>(b.time - a.time));
-    case SortKey::kSymbolSize: {
-      // sort.c _sort__sym_size_cmp(right, left): sizes compared, no symbol is size 0.
-      uint64_t sa = a.sym ? a.sym->end - a.sym->start : 0;
-      uint64_t sb = b.sym ? b.sym->end - b.sym->start : 0;
-      return sb < sa ? -1 : sb == sa ? 0 : 1;
-    }
-    case SortKey::kSocket:
-      // sort.c sort__socket_cmp(): right->socket - left->socket.
-      return sign64(int64_t{b.socket} - int64_t{a.socket});
-    case SortKey::kDsoSize:
-      // sort.c _sort__dso_size_cmp(right map, left map).
-      return b.map_size < a.map_size ? -1 : b.map_size == a.map_size ? 0 : 1;
-    case SortKey::kParent:
-      // sort.c sort__parent_cmp(): null first, then strcmp(right, left).
-      if (!a.parent || !b.parent) return cmp_null(a.parent, b.parent);
-      return name_cmp(b.parent->name, a.parent->name);
-    case SortKey::kSrcfile:
-      // sort.c sort__srcfile_cmp(): strcmp(right, left).
-      return name_cmp(b.srcfile, a.srcfile);
-    // sort.c sort__weight_cmp(), sort__ins_lat_cmp(), sort__p_stage_cyc_cmp(): left's minus
-    // right's (the larger value first), as an int64_t.
-    case SortKey::kLocalWeight:
-    case SortKey::kWeight:
-    case SortKey::kLocalInsLat:
-    case SortKey::kInsLat:
-    case SortKey::kLocalPStageCyc:
-    case SortKey::kPStageCyc:
-      return sign64(
-          static_cast<int64_t>(sample_value(key, a.values) - sample_value(key, b.values)));
-    case SortKey::kCodePageSize:
-      // sort.c sort__code_page_size_cmp(): right's minus left's.
-      return sign64(
-          static_cast<int64_t>(sample_value(key, b.values) - sample_value(key, a.values)));
-    default:
-      return 0;
-  }
 }
 
 }  // namespace
@@ -195,6 +99,7 @@ Hists::Hists(const HistConfig& config) : config_(config) {
     }
     if (config_.show_nr_samples) spec.sort_list.push_back({HppField::kSamples});
   }
+  static_assert(kAllKeyWords <= kMaxKeyWords);
   by_time_ = config_.sort.has(SortKey::kTime);
   // make_key()'s layout: key_words() per key, the symbol's once (with ipc_null, ipc_lbr).
   bool sym_done = false;
@@ -208,11 +113,11 @@ Hists::Hists(const HistConfig& config) : config_(config) {
   }
 }
 
-bool Hists::same_key(const Key& a, const Key& b) const {
-  return std::memcmp(a.w, b.w, key_words_ * sizeof(uint64_t)) == 0;
+bool Hists::same_key(const uint64_t* a, const uint64_t* b) const {
+  return std::memcmp(a, b, key_words_ * sizeof(uint64_t)) == 0;
 }
 
-uint64_t Hists::key_hash(const Key& k) const { return hash_words(k.w, key_words_); }
+uint64_t Hists::key_hash(const uint64_t* k) const { return hash_words(k, key_words_); }
 
 namespace {
 // he_stat__add_cpumode_period(): PERF_RECORD_MISC_KERNEL and _USER.
@@ -266,16 +171,16 @@ void Hists::rename_placeholder_comms() {
     auto r = remap.find(entries_[id].comm);
     if (r != remap.end()) {
       entries_[id].comm = r->second;
-      keys_[id].w[comm_word_] = r->second;
+      key_store_[id * key_words_ + comm_word_] = r->second;
     }
   }
   if (entries_in_) return;
   merged_.assign(entries_.size(), false);
   for (uint32_t id = 0; id < entries_.size(); ++id) {
-    std::vector<uint32_t>& bucket = by_hash[key_hash(keys_[id])];
+    std::vector<uint32_t>& bucket = by_hash[key_hash(stored_key(id))];
     uint32_t into = kEmpty;
     for (uint32_t other : bucket) {
-      if (same_key(keys_[other], keys_[id])) into = other;
+      if (same_key(stored_key(other), stored_key(id))) into = other;
     }
     if (into == kEmpty) {
       bucket.push_back(id);
@@ -288,7 +193,7 @@ void Hists::rename_placeholder_comms() {
   size_t mask = table_.size() - 1;
   for (uint32_t id = 0; id < entries_.size(); ++id) {
     if (merged_[id]) continue;
-    size_t i = key_hash(keys_[id]) & mask;
+    size_t i = key_hash(stored_key(id)) & mask;
     while (table_[i] != kEmpty) i = (i + 1) & mask;
     table_[i] = id;
   }
@@ -401,8 +306,22 @@ Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, u
       case SortKey::kCodePageSize:
         k.w[n++] = sample_value(key, s.values);
         break;
+      case SortKey::kTransaction:
+      case SortKey::kCgroupId:
+      case SortKey::kCgroup:
+      case SortKey::kAddr:
+        k.w[n++] = 0;  // not accepted by setup_sorting() yet
+        break;
       case SortKey::kDsoDaddr:
         k.w[n++] = s.mem ? dso_name_id(s.mem->daddr.dso) : 0;
+        break;
+      case SortKey::kDcacheline:
+        if (s.mem) {
+          put_dcacheline_key(k.w + n, *s.mem, s.cpumode, t);
+        } else {
+          std::fill_n(k.w + n, kDcachelineWords, 0);
+        }
+        n += kDcachelineWords;
         break;
       case SortKey::kSymbolDaddr:
       case SortKey::kSymbolIaddr:
@@ -410,7 +329,6 @@ Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, u
       case SortKey::kTlb:
       case SortKey::kMem:
       case SortKey::kSnoop:
-      case SortKey::kDcacheline:
       case SortKey::kPhysDaddr:
       case SortKey::kDataPageSize:
       case SortKey::kBlocked:
@@ -485,7 +403,7 @@ void Hists::grow_table() {
   size_t mask = table_.size() - 1;
   for (uint32_t id : old) {
     if (id == kEmpty) continue;
-    size_t i = key_hash(keys_[id]) & mask;
+    size_t i = key_hash(stored_key(id)) & mask;
     while (table_[i] != kEmpty) i = (i + 1) & mask;
     table_[i] = id;
   }
@@ -503,11 +421,11 @@ uint32_t Hists::findnew(const Key& key, const HistSample& s, const HistFrame& f,
     return place(cand, key, s, f, created);
   }
   size_t mask = table_.size() - 1;
-  size_t i = key_hash(key) & mask;
+  size_t i = key_hash(key.w) & mask;
   for (;; i = (i + 1) & mask) {
     uint32_t id = table_[i];
     if (id == kEmpty) break;
-    if (same_key(keys_[id], key)) {
+    if (same_key(stored_key(id), key.w)) {
       created = false;
       return id;
     }
@@ -526,6 +444,7 @@ uint32_t Hists::stage(const HistSample& s, const HistFrame& f, uint64_t ip, uint
   e.ip = ip;
   if (f.chain.sym) e.sym_base = f.chain.ip - (f.sym_addr - f.chain.sym->start);
   e.level = f.level;
+  e.cpumode = s.cpumode;
   e.srcline = f.srcline;
   e.trace = s.trace;
   e.cpu = s.cpu;
@@ -545,9 +464,9 @@ uint32_t Hists::commit(uint32_t id, const Key& key, const HistSample& s) {
   if (config_.use_callchain) e.chain_root = tree_.new_root();
   if (config_.branch_mode) branches_.push_back(s.branch ? *s.branch : BranchInfo{});
   if (config_.mem_mode) mems_.push_back(s.mem ? *s.mem : MemSample{});
-  keys_.push_back(key);
+  key_store_.insert(key_store_.end(), key.w, key.w + key_words_);
   size_t mask = table_.size() - 1;
-  size_t i = key_hash(key) & mask;
+  size_t i = key_hash(key.w) & mask;
   while (table_[i] != kEmpty) i = (i + 1) & mask;
   table_[i] = id;
   if (entries_.size() * 2 > table_.size()) grow_table();
@@ -810,20 +729,6 @@ int Hists::key_collapse_cmp(SortKey key, const Hists& hx, uint32_t x_id, const H
   return c;
 }
 
-int Hists::mem_cmp(SortKey key, const Hists& hx, uint32_t x_id, const Hists& hy, uint32_t y_id) {
-  // sort.c's memory se_cmp(left = x, right = y).
-  const MemSample& x = hx.mems_[x_id];
-  const MemSample& y = hy.mems_[y_id];
-  if (key == SortKey::kDsoDaddr) {
-    // sort__dso_daddr_cmp() calls _sort__dso_cmp(left's map, right's): cmp_null(right,
-    // left), then strcmp(left, right) (sort__dso_cmp() passes them the other way round).
-    if (!x.daddr.dso || !y.daddr.dso) return cmp_null(y.daddr.dso, x.daddr.dso);
-    return name_cmp(hx.dso_name(x.daddr.dso), hy.dso_name(y.daddr.dso));
-  }
-  // Right's value minus left's, as an int64_t.
-  return sign64(static_cast<int64_t>(mem_key_value(key, y) - mem_key_value(key, x)));
-}
-
 int Hists::branch_cmp(SortKey key, const Hists& hx, uint32_t x_id, const Hists& hy, uint32_t y_id) {
   // The bstack se_cmp functions of sort.c, cmp(left = x, right = y).
   const BranchInfo& x = hx.branches_[x_id];
@@ -928,6 +833,7 @@ void Hists::link_group(std::vector<const Hists*> members) {
         e.ip = pair.ip;
         e.sym_base = pair.sym_base;
         e.level = pair.level;
+        e.cpumode = pair.cpumode;
         e.srcline = pair.srcline;
         e.trace = pair.trace;
         e.cpu = pair.cpu;
@@ -940,7 +846,7 @@ void Hists::link_group(std::vector<const Hists*> members) {
         e.filtered = pair.filtered;
         if (config_.branch_mode) branches_.push_back(other->branches_[oid]);
         if (config_.mem_mode) mems_.push_back(other->mems_[oid]);
-        keys_.emplace_back();  // never looked up: no more samples come
+        key_store_.resize(key_store_.size() + key_words_);  // never looked up: no more samples
         if (!merged_.empty()) merged_.push_back(false);
         leader.insert({this, id});
         for (std::vector<uint32_t>& p : pairs_) p.resize(entries_.size(), kNoPair);

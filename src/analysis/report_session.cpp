@@ -360,6 +360,8 @@ class ReportSink : public EventSink {
     a.dso = f.dso;
     a.sym = f.sym;
     if (f.sym) a.sym_offset = f.sym_addr - f.sym->start;
+    a.map_prot = f.map->prot;
+    a.map_flags = f.map->flags;
     return a;
   }
 

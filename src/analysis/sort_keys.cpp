@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <array>
 
+#include "readperf/analysis/hist.h"
+
 namespace readperf {
 
 namespace {
@@ -95,7 +97,7 @@ constexpr std::array<Dimension, 11> kMemory = {{
     {"tlb", true, SortKey::kTlb},
     {"mem", true, SortKey::kMem},
     {"snoop", true, SortKey::kSnoop},
-    {"dcacheline", false, SortKey::kDcacheline},
+    {"dcacheline", true, SortKey::kDcacheline},
     {"phys_daddr", true, SortKey::kPhysDaddr},
     {"data_page_size", true, SortKey::kDataPageSize},
     {"blocked", true, SortKey::kBlocked},
@@ -129,6 +131,11 @@ Result<HistField> find_field(std::string_view tok, std::string_view what, bool b
     if (!is_prefix_nocase(tok, d.name)) continue;
     if (!mem_mode) return make_error(fmt::format("Invalid --{} key: `{}'", what, tok));
     if (!d.supported) return unsupported();
+    if (d.key == SortKey::kDcacheline && cacheline_size() == 0) {
+      return make_error(
+          "The \"dcacheline\" --sort key needs to know the cacheline size and it couldn't be "
+          "determined on this system");
+    }
     return HistField{HppField::kSortKey, d.key};
   }
   return make_error(fmt::format("Unknown --{} key: `{}'", what, tok));
@@ -293,6 +300,14 @@ std::string_view sort_key_header(SortKey k) {
       return "Parent symbol";
     case SortKey::kSrcfile:
       return "Source File";
+    case SortKey::kTransaction:
+      return "Transaction                ";
+    case SortKey::kCgroupId:
+      return "cgroup id (dev/inode)";
+    case SortKey::kCgroup:
+      return "Cgroup";
+    case SortKey::kAddr:
+      return "Address";
     case SortKey::kLocalWeight:
       return "Local Weight";
     case SortKey::kWeight:

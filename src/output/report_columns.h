@@ -46,7 +46,8 @@ void put_branch_column(fmt::memory_buffer& b, SortKey key, const Hists& hists, u
 
 // hists->col_len[] of the memory keys (hists__calc_col_len()'s mem_info part).
 struct MemWidths {
-  uint32_t daddr_sym = 0, iaddr_sym = 0, daddr_dso = 0, phys_daddr = 0, data_page_size = 0;
+  uint32_t daddr_sym = 0, iaddr_sym = 0, daddr_dso = 0, phys_daddr = 0, data_page_size = 0,
+           dcacheline = 0;
 };
 
 // Widens `w` for entry `id` of a memory-mode histogram; `keep_dso_width` as for the DSO

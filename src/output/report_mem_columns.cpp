@@ -1,6 +1,7 @@
 // sort.c's memory keys (memory_sort_dimensions, `report --mem-mode`): their columns'
 // widths (hist.c hists__calc_col_len()) and texts.
 #include <fmt/format.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <string>
@@ -28,6 +29,8 @@ uint32_t sym_width(const MemAddr& a) {
 void widen_mem_columns(const Hists& hists, uint32_t id, bool keep_dso_width, MemWidths& w) {
   const MemSample& m = hists.mem(id);
   w.daddr_sym = std::max(w.daddr_sym, sym_width(m.daddr));
+  // HISTC_MEM_DCACHELINE: the data symbol's width, one more with a symbol.
+  w.dcacheline = std::max(w.dcacheline, sym_width(m.daddr) + (m.daddr.sym ? 1 : 0));
   w.iaddr_sym = std::max(w.iaddr_sym, sym_width(m.iaddr));
   if (m.daddr.dso) {
     w.daddr_dso = std::max(w.daddr_dso, static_cast<uint32_t>(hists.dso_name(m.daddr.dso).size()));
@@ -46,6 +49,9 @@ uint32_t mem_column_width(SortKey key, const MemWidths& w) {
       break;
     case SortKey::kSymbolIaddr:
       entries = w.iaddr_sym;
+      break;
+    case SortKey::kDcacheline:
+      entries = w.dcacheline;
       break;
     case SortKey::kDsoDaddr:
       entries = w.daddr_dso;
@@ -95,6 +101,22 @@ void put_mem_column(fmt::memory_buffer& b, SortKey key, const Hists& hists, uint
       // the address at the entry's own level.
       const MemAddr& a = key == SortKey::kSymbolDaddr ? m.daddr : m.iaddr;
       put_sym_column(b, e.level, a.sym, a.addr, a.addr - a.sym_offset, width);
+      break;
+    }
+    case SortKey::kDcacheline: {
+      // hist_entry__dcacheline_snprintf(): the cache line of the map-relative address, its
+      // symbol's offset counted from the symbol's absolute start (perf mixes the two: a
+      // data symbol in a file map shows a wrapped offset); "[s]" for a shared data map of a
+      // file, "[X]" without a map.
+      const MemAddr& a = m.daddr;
+      char level = e.level;
+      if (e.cpumode != 1 && a.dso && !(a.map_prot & PROT_EXEC) && (a.map_flags & MAP_SHARED) &&
+          (a.dso->maj || a.dso->min || a.dso->ino || a.dso->ino_generation)) {
+        level = 's';
+      } else if (!a.dso) {
+        level = 'X';
+      }
+      put_sym_column(b, level, a.sym, cl_address(a.al_addr), a.addr - a.sym_offset, width);
       break;
     }
     case SortKey::kDsoDaddr:

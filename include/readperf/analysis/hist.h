@@ -138,7 +138,15 @@ struct MemAddr {
   const Dso* dso = nullptr;     // the map's DSO; null without a map
   const Symbol* sym = nullptr;  // the symbol the address is in, a data object's too
   uint64_t sym_offset = 0;      // addr - map->unmap_ip(sym->start)
+  uint32_t map_prot = 0;        // the map's PROT_* and MAP_* bits (MMAP2), 0 without one
+  uint32_t map_flags = 0;
 };
+
+// util/cacheline.c cacheline_size(): the L1 data cache line size of the machine perf runs
+// on (a recording does not say the recorder's), 0 when unknown.
+uint64_t cacheline_size();
+// cl_address(): the start of the cache line holding `addr`.
+inline uint64_t cl_address(uint64_t addr) { return addr & ~(cacheline_size() - 1); }
 
 // perf's mem_info (machine.c sample__resolve_mem()): what the `--mem-mode` keys read.
 struct MemSample {
@@ -201,6 +209,7 @@ struct HistEntry {
   // offset is counted from (sort.c _hist_entry__sym_snprintf).
   uint64_t sym_base = 0;
   char level = '.';
+  uint8_t cpumode = 0;       // he->cpumode: the sample's PERF_RECORD_MISC_CPUMODE
   std::string_view srcline;  // he->srcline
   std::string_view trace;    // he->trace_output (HistSample::trace)
   uint32_t cpu = 0;
@@ -301,12 +310,15 @@ class Hists {
 
  private:
   // The words hist_entry__cmp() compares; the sort keys use the first key_words_ (every key
-  // once: 8 for the common keys, 16 for the branch ones, the symbol's shared).
+  // once, the symbol's shared: room for every key perf knows given together).
+  static constexpr size_t kMaxKeyWords = 80;
   struct Key {
-    uint64_t w[24] = {};
+    uint64_t w[kMaxKeyWords];  // make_key() writes the first key_words_
   };
-  bool same_key(const Key& a, const Key& b) const;
-  uint64_t key_hash(const Key& k) const;
+  bool same_key(const uint64_t* a, const uint64_t* b) const;
+  uint64_t key_hash(const uint64_t* k) const;
+  // Entry `id`'s key words, key_words_ of them.
+  const uint64_t* stored_key(uint32_t id) const { return key_store_.data() + id * key_words_; }
   Key make_key(uint32_t comm, const Thread* t, const HistFrame& f, uint64_t ip, uint32_t dso_id,
                const HistSample& s);
   uint32_t intern_comm(std::string_view comm);
@@ -357,7 +369,7 @@ class Hists {
 
   HistConfig config_;
   std::vector<HistEntry> entries_;
-  std::vector<Key> keys_;
+  std::vector<uint64_t> key_store_;  // the entries' keys, key_words_ words each
   size_t key_words_ = 0;
   std::vector<BranchInfo> branches_;  // by entry, in branch mode
   std::vector<MemSample> mems_;       // by entry, in memory mode

@@ -28,13 +28,17 @@ enum class SortKey : uint8_t {
   // "trace": a tracepoint sample's formatted fields (sort.c sort_trace, "N/A" for other
   // events); the default of a recording of tracepoints only.
   kTrace,
-  kCpu,         // "cpu": the sample's CPU, printed "%03d"
-  kTime,        // "time": the sample's time cut to --time-quantum (100 ms), "sec.usec"
-  kSymbolSize,  // "symbol_size": the symbol's size; entries of equal sizes merge, as in perf
-  kSocket,      // "socket": the processor socket of the sample's CPU (CPU_TOPOLOGY), -1 none
-  kDsoSize,     // "dso_size": the size of the entry's map
-  kParent,      // "parent": the first call-chain symbol matching -p, "[other]" without one
-  kSrcfile,     // "srcfile": the source file of the entry's address ("" when unknown)
+  kCpu,          // "cpu": the sample's CPU, printed "%03d"
+  kTime,         // "time": the sample's time cut to --time-quantum (100 ms), "sec.usec"
+  kSymbolSize,   // "symbol_size": the symbol's size; entries of equal sizes merge, as in perf
+  kSocket,       // "socket": the processor socket of the sample's CPU (CPU_TOPOLOGY), -1 none
+  kDsoSize,      // "dso_size": the size of the entry's map
+  kParent,       // "parent": the first call-chain symbol matching -p, "[other]" without one
+  kSrcfile,      // "srcfile": the source file of the entry's address ("" when unknown)
+  kTransaction,  // "transaction": PERF_SAMPLE_TRANSACTION's flags, decoded
+  kCgroupId,     // "cgroup_id": the sample's namespace device and inode "dev/0xino"
+  kCgroup,       // "cgroup": PERF_SAMPLE_CGROUP's path (PERF_RECORD_CGROUP)
+  kAddr,         // "addr": PERF_SAMPLE_ADDR, symbolised in the sample's maps
   // The sample-value keys (sort.c sort_local_weight ... sort_code_page_size): entries are
   // the samples of equal values. The "local_" ones print the value, the others the value
   // times the entry's samples.
