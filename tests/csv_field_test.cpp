@@ -47,6 +47,7 @@ TEST(CsvExportTest, WritesTheFourFilesWithHeaders) {
   CsvConfig cfg;
   cfg.symbols.buildid_dir = std::string(READPERF_GOLDEN_DIR) + "/buildid";
   cfg.symbols.proc_kallsyms = "/nonexistent";
+  cfg.symbols.sys_kernel_notes = "/nonexistent";
   ASSERT_TRUE(run_csv_export(**data, cfg, dir.path()));
   auto first_line = [&](const char* name) {
     std::ifstream in(dir.file(name));

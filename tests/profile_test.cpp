@@ -123,6 +123,7 @@ ProfileRead read_case(const std::string& name, ProfileOptions model = {}) {
   ProfileReadConfig cfg;
   cfg.symbols.buildid_dir = kGolden + "/buildid";
   cfg.symbols.proc_kallsyms = "/nonexistent";
+  cfg.symbols.sys_kernel_notes = "/nonexistent";
   cfg.model = model;
   return read_profile(**data, cfg);
 }
@@ -251,6 +252,7 @@ TEST(ProfileReadTest, ADamagedFileKeepsTheSamplesBeforeTheDamage) {
   ProfileReadConfig cfg;
   cfg.symbols.buildid_dir = kGolden + "/buildid";
   cfg.symbols.proc_kallsyms = "/nonexistent";
+  cfg.symbols.sys_kernel_notes = "/nonexistent";
   ProfileRead r = read_profile(**data, cfg);
   ASSERT_FALSE(r.status);
   EXPECT_EQ(r.status.error().offset(), at);

@@ -400,6 +400,14 @@ SymbolConfig SymbolConfig::from_environment() {
     }
   }
   if (const char* v = std::getenv("READPERF_VDSO"); v && *v) c.running_vdso = v;
+  // The tests read as on a machine that runs none of the recorded kernels (its /proc/kallsyms
+  // would otherwise stand in for a recorded kernel that happens to be the running one).
+  if (const char* root = std::getenv("READPERF_RUNNING_KERNEL"); root && *root) {
+    std::string dir = root;
+    c.proc_kallsyms = dir + "/proc/kallsyms";
+    c.proc_osrelease = dir + "/proc/sys/kernel/osrelease";
+    c.sys_kernel_notes = dir + "/sys/kernel/notes";
+  }
   if (const char* d = std::getenv("PERF_BUILDID_DIR"); d && *d) {
     c.buildid_dir = d;
   } else if (const char* home = std::getenv("HOME"); home && *home) {
