@@ -6,6 +6,7 @@
 
 #include "hist_keys.h"
 #include "rb_order.h"
+#include "readperf/session/cgroups.h"
 #include "readperf/session/dso.h"
 #include "readperf/session/thread.h"
 #include "readperf/symbols/symbol_table.h"
@@ -41,6 +42,8 @@ constexpr size_t key_words(SortKey k) {
       return 2;
     case SortKey::kDcacheline:
       return kDcachelineWords;
+    case SortKey::kCgroupId:
+      return 2;  // dev, inode
     default:
       return 1;
   }
@@ -126,6 +129,11 @@ void add_cpumode_period(HistEntry& e, uint8_t cpumode, uint64_t period) {
   if (cpumode == 2) e.period_us += period;
 }
 }  // namespace
+
+const CgroupTable& Hists::cgroups() const {
+  static const CgroupTable kNone;
+  return config_.cgroups ? *config_.cgroups : kNone;
+}
 
 std::string_view Hists::dso_name(const Dso* dso) const {
   if (!dso) return "";
@@ -307,10 +315,17 @@ Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, u
         k.w[n++] = sample_value(key, s.values);
         break;
       case SortKey::kTransaction:
-      case SortKey::kCgroupId:
+        k.w[n++] = s.transaction;
+        break;
       case SortKey::kCgroup:
+        k.w[n++] = s.cgroup;
+        break;
+      case SortKey::kCgroupId:
+        k.w[n++] = s.cgroup_ns_dev;
+        k.w[n++] = s.cgroup_ns_ino;
+        break;
       case SortKey::kAddr:
-        k.w[n++] = 0;  // not accepted by setup_sorting() yet
+        k.w[n++] = f.unmapped_ip;
         break;
       case SortKey::kDsoDaddr:
         k.w[n++] = s.mem ? dso_name_id(s.mem->daddr.dso) : 0;
@@ -456,6 +471,11 @@ uint32_t Hists::stage(const HistSample& s, const HistFrame& f, uint64_t ip, uint
   e.filtered = s.filtered;
   e.map_id = f.map_id;
   e.values = s.values;
+  e.transaction = s.transaction;
+  e.cgroup = s.cgroup;
+  e.cgroup_ns_dev = s.cgroup_ns_dev;
+  e.cgroup_ns_ino = s.cgroup_ns_ino;
+  e.unmapped_ip = f.unmapped_ip;
   return id;
 }
 
@@ -514,6 +534,10 @@ uint32_t Hists::place(uint32_t cand, const Key& key, const HistSample& s, const 
 
 bool Hists::he_tmp_differs(const HistSample& s) const {
   if (by_time_) return true;
+  // he_tmp has no .transaction, .cgroup nor .cgroup_id either.
+  if (s.transaction && config_.sort.has(SortKey::kTransaction)) return true;
+  if (s.cgroup && config_.sort.has(SortKey::kCgroup)) return true;
+  if ((s.cgroup_ns_dev || s.cgroup_ns_ino) && config_.sort.has(SortKey::kCgroupId)) return true;
   for (SortKey k : config_.sort.keys) {
     if (is_sample_value_key(k) && sample_value(k, s.values)) return true;
   }
@@ -690,6 +714,10 @@ int Hists::key_collapse_cmp(SortKey key, const Hists& hx, uint32_t x_id, const H
       case SortKey::kDsoSize:
       case SortKey::kParent:
       case SortKey::kSrcfile:
+      case SortKey::kTransaction:
+      case SortKey::kCgroupId:
+      case SortKey::kCgroup:
+      case SortKey::kAddr:
         c = value_key_cmp(key, x, y);
         break;
       case SortKey::kDso:
@@ -843,6 +871,11 @@ void Hists::link_group(std::vector<const Hists*> members) {
         e.parent = pair.parent;
         e.srcfile = pair.srcfile;
         e.values = pair.values;
+        e.transaction = pair.transaction;
+        e.cgroup = pair.cgroup;
+        e.cgroup_ns_dev = pair.cgroup_ns_dev;
+        e.cgroup_ns_ino = pair.cgroup_ns_ino;
+        e.unmapped_ip = pair.unmapped_ip;
         e.filtered = pair.filtered;
         if (config_.branch_mode) branches_.push_back(other->branches_[oid]);
         if (config_.mem_mode) mems_.push_back(other->mems_[oid]);
@@ -930,6 +963,10 @@ int Hists::sort_key_cmp(SortKey key, uint32_t a_id, uint32_t b_id) const {
     case SortKey::kDsoSize:
     case SortKey::kParent:
     case SortKey::kSrcfile:
+    case SortKey::kTransaction:
+    case SortKey::kCgroupId:
+    case SortKey::kCgroup:
+    case SortKey::kAddr:
       return value_key_cmp(key, a, b);
     default:
       if (is_sample_value_key(key)) return value_key_cmp(key, a, b);

@@ -169,6 +169,21 @@ int value_key_cmp(SortKey key, const HistEntry& a, const HistEntry& b) {
       // sort.c sort__code_page_size_cmp(): right's minus left's.
       return sign64(
           static_cast<int64_t>(sample_value(key, b.values) - sample_value(key, a.values)));
+    case SortKey::kTransaction:
+      // sort.c sort__transaction_cmp(): left's minus right's, as an int64_t.
+      return sign64(static_cast<int64_t>(a.transaction - b.transaction));
+    case SortKey::kCgroup:
+      // sort.c sort__cgroup_cmp(): right's id minus left's.
+      return sign64(static_cast<int64_t>(b.cgroup - a.cgroup));
+    case SortKey::kCgroupId:
+      // sort.c sort__cgroup_id_cmp() passes right's before left's to _sort__cgroup_dev_cmp()
+      // and _sort__cgroup_inode_cmp(), which subtract their first argument: left's minus
+      // right's, the device, then the inode.
+      if (int c = sign64(static_cast<int64_t>(a.cgroup_ns_dev - b.cgroup_ns_dev))) return c;
+      return sign64(static_cast<int64_t>(a.cgroup_ns_ino - b.cgroup_ns_ino));
+    case SortKey::kAddr:
+      // sort.c sort__addr_cmp(): _sort__addr_cmp() of the unmapped ips, right's minus left's.
+      return sign64(static_cast<int64_t>(b.unmapped_ip - a.unmapped_ip));
     default:
       return 0;
   }

@@ -190,6 +190,7 @@ class ReportSink : public EventSink {
       if (!fl.dsos.empty()) config.filter_lists |= kHistFilterDso;
       if (!fl.symbols.empty()) config.filter_lists |= kHistFilterSymbol;
       config.chain_srclines = &state_->chain_srclines;
+      config.cgroups = &state_->machine.cgroups();
       config.chains_sorted =
           (evsel.attr.sample_type & kSampleCallchain) || setup_.show_ref_callgraph;
       h = std::make_unique<Hists>(config);
@@ -309,6 +310,11 @@ class ReportSink : public EventSink {
     h.map_size = f.map ? f.map->end - f.map->start : 0;
     h.map_id = f.map ? f.map->id : 0;
     h.enclosing_sym = f.enclosing_sym;
+    // sort.c sort__addr_cmp(): he->ip unmapped by the entry's map. The sample's own he->ip is
+    // al->addr (map-relative); a call-chain entry's is the ip itself (callchain.c
+    // fill_callchain_info()), which perf unmaps all the same.
+    uint64_t he_ip = chain ? f.ip : f.addr;
+    h.unmapped_ip = f.map ? f.map->unmap_ip(he_ip) : he_ip;
     if (chain && setup_.hist.chain_key != ChainKey::kFunction) {
       h.chain.srcline = chain_srcline_id(
           resolver_.callchain_srcline(f, setup_.hist.chain_key == ChainKey::kAddress));
@@ -393,6 +399,7 @@ class ReportSink : public EventSink {
     hs.placeholder_comm = !t->comm_set;
     hs.period = 1;
     hs.cpumode = static_cast<uint8_t>(s.cpumode());
+    set_sample_keys(hs, s, *t);
     HistFrame self = hist_frame(rs.self, false);
     hs.filtered = filter_bits(*t, self, rs.self.map != nullptr);
     for (size_t i = 0; i < s.branch_stack.nr; ++i) {
@@ -411,6 +418,13 @@ class ReportSink : public EventSink {
       hs.self.chain.sym = bi.to.sym;
       hs.self.chain.dso_order = dso_order(bi.to.dso);
       hs.self.addr = be.to;
+      // hist.c iter_next_branch_entry(): al->addr is the branch's raw target (bi->to.addr),
+      // which sort.c sort__addr_cmp() unmaps by the target's map all the same.
+      hs.self.unmapped_ip = be.to;
+      if (by_addr_) {
+        if (Frame f = find_cpumode_addr(*t, be.to); f.map)
+          hs.self.unmapped_ip = f.map->unmap_ip(be.to);
+      }
       hs.self.level = rs.self.level;
       hs.branch = &bi;
       hists.add(hs);
@@ -443,6 +457,8 @@ class ReportSink : public EventSink {
     if (by_cpu_ || by_socket_) key_.push_back(s.cpu);
     if (by_time_) key_.push_back(s.time / std::max<uint64_t>(setup_.hist.time_quantum, 1));
     if (by_values_) push_values_key(key_, sample_values(s));
+    if (by_transaction_) key_.push_back(s.transaction);
+    if (by_cgroup_) key_.push_back(s.cgroup);
     if (with_chain) {
       Bytes b = s.callchain.bytes();
       size_t at = key_.size();
@@ -498,6 +514,7 @@ class ReportSink : public EventSink {
     uint64_t q = setup_.hist.time_quantum;
     hs.time = q ? s.time / q * q : s.time;
     if (by_values_) hs.values = sample_values(s);
+    set_sample_keys(hs, s, *t);
     if (setup_.hist.mem_mode) {
       mem_ = resolve_mem(*t, s);
       hs.mem = &mem_;
@@ -556,6 +573,12 @@ class ReportSink : public EventSink {
     if (by_socket_) resolved_key_.push_back(static_cast<uint32_t>(hs.socket));
     if (by_time_) resolved_key_.push_back(hs.time);
     if (by_values_) push_values_key(resolved_key_, hs.values);
+    if (by_transaction_) resolved_key_.push_back(hs.transaction);
+    if (by_cgroup_) resolved_key_.push_back(hs.cgroup);
+    if (by_cgroup_id_) {
+      resolved_key_.push_back(hs.cgroup_ns_dev);
+      resolved_key_.push_back(hs.cgroup_ns_ino);
+    }
     push_frame_key(hs.self, hs.self.addr);
     if (with_trace_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(trace.data()));
     if (by_parent_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(hs.parent));
@@ -605,6 +628,15 @@ class ReportSink : public EventSink {
     hs.cpumode = root->cpumode;
   }
 
+  // hist.c __hists__add_entry(): the sample's transaction and cgroup, the thread's cgroup
+  // namespace as its latest NAMESPACES record left it.
+  static void set_sample_keys(HistSample& hs, const Sample& s, const Thread& t) {
+    hs.transaction = s.transaction;
+    hs.cgroup = s.cgroup;
+    hs.cgroup_ns_dev = t.cgroup_ns_dev;
+    hs.cgroup_ns_ino = t.cgroup_ns_ino;
+  }
+
   // event.c machine__resolve(): al->socket is env->cpu[cpu].socket_id, -1 for an unrecorded
   // CPU or a recording without the topology's per-CPU ids.
   int32_t socket_of(uint32_t cpu) const {
@@ -637,6 +669,7 @@ class ReportSink : public EventSink {
       resolved_key_.push_back(f.chain.srcline);
     }
     if (by_dso_size_) resolved_key_.push_back(f.map_size);
+    if (by_addr_) resolved_key_.push_back(f.unmapped_ip);
     if (with_srcfile_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(f.srcfile.data()));
   }
 
@@ -686,6 +719,10 @@ class ReportSink : public EventSink {
   const bool by_cpu_ = setup_.hist.sort.has(SortKey::kCpu);
   const bool by_time_ = setup_.hist.sort.has(SortKey::kTime);
   const bool by_dso_size_ = setup_.hist.sort.has(SortKey::kDsoSize);
+  const bool by_transaction_ = setup_.hist.sort.has(SortKey::kTransaction);
+  const bool by_cgroup_ = setup_.hist.sort.has(SortKey::kCgroup);
+  const bool by_cgroup_id_ = setup_.hist.sort.has(SortKey::kCgroupId);
+  const bool by_addr_ = setup_.hist.sort.has(SortKey::kAddr);
   const bool by_values_ =
       std::any_of(setup_.hist.sort.keys.begin(), setup_.hist.sort.keys.end(), is_sample_value_key);
   // --socket-filter reads the socket of an entry's first sample: samples of other CPUs are

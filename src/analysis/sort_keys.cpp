@@ -32,12 +32,12 @@ constexpr std::array<Dimension, 26> kCommon = {{
     {"srcfile", true, SortKey::kSrcfile},
     {"local_weight", true, SortKey::kLocalWeight},
     {"weight", true, SortKey::kWeight},
-    {"transaction", false, {}},
+    {"transaction", true, SortKey::kTransaction},
     {"trace", true, SortKey::kTrace},
     {"symbol_size", true, SortKey::kSymbolSize},
     {"dso_size", true, SortKey::kDsoSize},
-    {"cgroup", false, {}},
-    {"cgroup_id", false, {}},
+    {"cgroup", true, SortKey::kCgroup},
+    {"cgroup_id", true, SortKey::kCgroupId},
     {"ipc_null", true, SortKey::kIpcNull},
     {"time", true, SortKey::kTime},
     {"code_page_size", true, SortKey::kCodePageSize},
@@ -45,7 +45,7 @@ constexpr std::array<Dimension, 26> kCommon = {{
     {"ins_lat", true, SortKey::kInsLat},
     {"local_p_stage_cyc", true, SortKey::kLocalPStageCyc},
     {"p_stage_cyc", true, SortKey::kPStageCyc},
-    {"addr", false, {}},
+    {"addr", true, SortKey::kAddr},
     {"", false, {}},
 }};
 
@@ -268,6 +268,49 @@ std::string_view sort_key_name(SortKey k) {
     if (d.supported && d.key == k) return d.name;
   }
   return {};
+}
+
+namespace {
+
+// sort.c txbits[]: the flag, its name, and whether hist_entry__transaction_len() leaves it
+// out of the column width (include/uapi/linux/perf_event.h PERF_TXN_*).
+struct TxBit {
+  uint64_t flag;
+  std::string_view name;
+  bool skip_for_len;
+};
+constexpr std::array<TxBit, 8> kTxBits = {{
+    {1 << 0, "EL ", false},        // PERF_TXN_ELISION
+    {1 << 1, "TX ", true},         // PERF_TXN_TRANSACTION
+    {1 << 2, "SYNC ", true},       // PERF_TXN_SYNC
+    {1 << 3, "ASYNC ", false},     // PERF_TXN_ASYNC
+    {1 << 4, "RETRY ", false},     // PERF_TXN_RETRY
+    {1 << 5, "CON ", false},       // PERF_TXN_CONFLICT
+    {1 << 6, "CAP-WRITE ", true},  // PERF_TXN_CAPACITY_WRITE
+    {1 << 7, "CAP-READ ", false},  // PERF_TXN_CAPACITY_READ
+}};
+constexpr uint64_t kTxnSyncAsync = (1 << 2) | (1 << 3);
+constexpr uint64_t kTxnAbortMask = 0xffffffffull << 32;  // PERF_TXN_ABORT_MASK
+constexpr int kTxnAbortShift = 32;                       // PERF_TXN_ABORT_SHIFT
+
+}  // namespace
+
+std::string transaction_text(uint64_t t) {
+  std::string out;
+  for (const TxBit& b : kTxBits) {
+    if (b.flag & t) out += b.name;
+  }
+  if (t && !(t & kTxnSyncAsync)) out += "NEITHER ";
+  if (t & kTxnAbortMask) out += fmt::format(":{:x}", (t & kTxnAbortMask) >> kTxnAbortShift);
+  return out;
+}
+
+uint32_t transaction_len() {
+  size_t len = 0;
+  for (const TxBit& b : kTxBits) {
+    if (!b.skip_for_len) len += b.name.size();
+  }
+  return static_cast<uint32_t>(len + 4);  // ":XX<space>"
 }
 
 std::string_view sort_key_header(SortKey k) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "readperf/output/mem_info.h"
+#include "readperf/session/cgroups.h"
 #include "readperf/session/dso.h"
 #include "readperf/session/thread.h"
 #include "readperf/symbols/symbol_table.h"
@@ -170,6 +171,26 @@ void put_key_column(fmt::memory_buffer& b, const Hists& hists, uint32_t id, Sort
       // sort.c hist_entry__code_page_size_snprintf(): "%-*s" of get_page_size_name().
       fmt::format_to(std::back_inserter(b), "{:<{}}", page_size_name(e.values.code_page_size),
                      width);
+      break;
+    case SortKey::kTransaction:
+      // sort.c hist_entry__transaction_snprintf(): "%-*s" of the flags' text.
+      fmt::format_to(std::back_inserter(b), "{:<{}}", transaction_text(e.transaction), width);
+      break;
+    case SortKey::kCgroupId:
+      // sort.c hist_entry__cgroup_id_snprintf(): "%lu/0x%lx", not padded.
+      fmt::format_to(std::back_inserter(b), "{}/0x{:x}", e.cgroup_ns_dev, e.cgroup_ns_ino);
+      break;
+    case SortKey::kCgroup:
+      // sort.c hist_entry__cgroup_snprintf(): "%s", not padded.
+      b.append(hists.cgroups().name(e.cgroup));
+      break;
+    case SortKey::kAddr:
+      // sort.c hist_entry__addr_snprintf(): "%-#*llx" (printf's '#' writes 0 without "0x").
+      if (e.unmapped_ip) {
+        fmt::format_to(std::back_inserter(b), "{:<#{}x}", e.unmapped_ip, width);
+      } else {
+        fmt::format_to(std::back_inserter(b), "{:<{}}", 0, width);
+      }
       break;
     default:
       if (is_mem_key(key)) {

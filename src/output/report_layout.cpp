@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "readperf/session/cgroups.h"
 #include "readperf/session/dso.h"
 #include "readperf/session/thread.h"
 #include "readperf/symbols/symbol_table.h"
@@ -41,6 +42,12 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts,
     if (e.dso) w.dso = std::max(w.dso, static_cast<uint32_t>(hists.dso_name(e.dso).size()));
     if (e.parent) w.parent = std::max(w.parent, static_cast<uint32_t>(e.parent->name.size()));
     w.srcline = std::max(w.srcline, static_cast<uint32_t>(e.srcline.size()));
+    // HISTC_TRANSACTION: only entries with flags widen it.
+    if (e.transaction) w.transaction = transaction_len();
+    // HISTC_CGROUP: the name of an entry with a cgroup ("unknown" when no record named it).
+    if (e.cgroup) {
+      w.cgroup = std::max(w.cgroup, static_cast<uint32_t>(hists.cgroups().name(e.cgroup).size()));
+    }
     if (hists.entries_compared()) {
       w.srcfile = std::max(w.srcfile, static_cast<uint32_t>(e.srcfile.size()));
       w.trace = std::max(w.trace, static_cast<uint32_t>(e.trace.size()));
@@ -64,6 +71,12 @@ ColumnWidths compute_widths(const Hists& hists, const ReportPrintOptions& opts,
   w.dso_size = header(SortKey::kDsoSize);
   w.parent = std::max(w.parent, header(SortKey::kParent));
   w.srcfile = std::max(w.srcfile, header(SortKey::kSrcfile));
+  // hists__calc_col_len(): HISTC_CGROUP at least 6, HISTC_CGROUP_ID 20, HISTC_ADDR
+  // BITS_PER_LONG / 4 + 2.
+  w.transaction = std::max(w.transaction, header(SortKey::kTransaction));
+  w.cgroup = std::max({w.cgroup, 6u, header(SortKey::kCgroup)});
+  w.cgroup_id = std::max(20u, header(SortKey::kCgroupId));
+  w.addr = std::max(kUnresolvedWidth + 2, header(SortKey::kAddr));
   // hist.c hists__calc_col_len(): HISTC_LOCAL_WEIGHT and HISTC_GLOBAL_WEIGHT 12, the latency
   // and stage columns 13, HISTC_CODE_PAGE_SIZE 6.
   static constexpr std::array<uint32_t, 7> kValueWidths = {12, 12, 13, 13, 13, 13, 6};
@@ -129,6 +142,14 @@ uint32_t key_width(SortKey key, const ColumnWidths& w) {
       return w.parent;
     case SortKey::kSrcfile:
       return w.srcfile;
+    case SortKey::kTransaction:
+      return w.transaction;
+    case SortKey::kCgroupId:
+      return w.cgroup_id;
+    case SortKey::kCgroup:
+      return w.cgroup;
+    case SortKey::kAddr:
+      return w.addr;
     default:
       if (is_mem_key(key)) return mem_column_width(key, w.mem);
       if (is_sample_value_key(key)) {

@@ -31,7 +31,8 @@ struct Column {
 // perf's hists->col_len[] for the columns readperf prints.
 struct ColumnWidths {
   uint32_t comm = 0, thread = 0, dso = 0, symbol = 0, ipc = 0, srcline = 0, trace = 0, cpu = 0,
-           time = 0, symbol_size = 0, socket = 0, dso_size = 0, parent = 0, srcfile = 0;
+           time = 0, symbol_size = 0, socket = 0, dso_size = 0, parent = 0, srcfile = 0,
+           transaction = 0, cgroup_id = 0, cgroup = 0, addr = 0;
   // The sample-value keys' (is_sample_value_key()), by SortKey from kLocalWeight on.
   std::array<uint32_t, 7> sample_value{};
   BranchWidths branch;

@@ -53,11 +53,31 @@ Machine::ForkResult SessionBuilder::apply(const RecordView& r, const Sample& s) 
       break;
     }
     case kRecordNamespaces: {
-      // machine.c machine__process_namespaces_event() makes the thread known.
+      // machine.c machine__process_namespaces_event() makes the thread known, and
+      // thread__set_namespaces() makes these its namespaces from now on.
       ByteCursor c = r.body(order_);
       int32_t pid = c.s32();
       int32_t tid = c.s32();
-      if (c.ok()) machine_.findnew_thread(pid, tid);
+      uint64_t nr = c.u64();
+      if (!c.ok()) break;
+      Thread* t = machine_.findnew_thread(pid, tid);
+      // link_info[CGROUP_NS_INDEX] (6): perf copies nr_namespaces entries and reads the
+      // seventh whatever nr says (heap garbage past a shorter record's); 0/0 here.
+      constexpr uint64_t kCgroupNsIndex = 6;
+      t->cgroup_ns_dev = t->cgroup_ns_ino = 0;
+      if (nr > kCgroupNsIndex && c.remaining() >= (kCgroupNsIndex + 1) * 16) {
+        c.skip(kCgroupNsIndex * 16);
+        t->cgroup_ns_dev = c.u64();
+        t->cgroup_ns_ino = c.u64();
+      }
+      break;
+    }
+    case kRecordCgroup: {
+      // machine.c machine__process_cgroup_event(): cgroup__findnew(id, path).
+      ByteCursor c = r.body(order_);
+      uint64_t id = c.u64();
+      std::string_view path = c.cstring();
+      if (c.ok()) machine_.cgroups().findnew(id, path);
       break;
     }
     default:

@@ -25,6 +25,7 @@
 namespace readperf {
 
 class RbOrder;
+class CgroupTable;
 
 struct Thread;
 
@@ -76,6 +77,9 @@ struct HistConfig {
   // indexes (owned by the caller, alive as long as the histogram).
   ChainKey chain_key = ChainKey::kFunction;
   const std::vector<std::string_view>* chain_srclines = nullptr;
+  // The session's cgroup paths (PERF_RECORD_CGROUP), read when the report prints `--sort
+  // cgroup` (owned by the caller, alive as long as the histogram); null: none.
+  const CgroupTable* cgroups = nullptr;
 };
 
 // One entry of perf's --hierarchy tree: the entries of its parent's with the same value of
@@ -128,6 +132,10 @@ struct HistFrame {
   // For an inline frame, the symbol table's function it was inlined into (the symbol
   // srcline.c new_inline_sym() gave its range); null otherwise.
   const Symbol* enclosing_sym = nullptr;
+  // What `--sort addr` compares and prints (sort.c sort__addr_cmp(): map->unmap_ip(map,
+  // he->ip)): the sample's own address unmapped from its map-relative form, i.e. the ip;
+  // a call-chain frame's he->ip is already the ip, and perf unmaps it once more.
+  uint64_t unmapped_ip = 0;
 };
 
 // What one sample brings (hist_entry_iter__add's inputs).
@@ -197,6 +205,12 @@ struct HistSample {
   bool stale_chain = false;
   SampleValues values;             // the sample-value keys' values
   const MemSample* mem = nullptr;  // `--mem-mode`: the access
+  uint64_t transaction = 0;        // PERF_SAMPLE_TRANSACTION (--sort transaction)
+  uint64_t cgroup = 0;             // PERF_SAMPLE_CGROUP's id (--sort cgroup)
+  // The thread's cgroup namespace at sample time (--sort cgroup_id: hist.c
+  // __hists__add_entry() reads thread__namespaces()).
+  uint64_t cgroup_ns_dev = 0;
+  uint64_t cgroup_ns_ino = 0;
 };
 
 struct HistEntry {
@@ -230,6 +244,10 @@ struct HistEntry {
   uint64_t stamp = 0;      // the last sample that touched it (cumulative de-duplication)
   uint32_t map_id = 0;     // he->ms.map: the map of the last frame that matched it
   SampleValues values;     // the first sample's (equal in all when a value key sorts)
+  uint64_t transaction = 0;                       // he->transaction
+  uint64_t cgroup = 0;                            // he->cgroup
+  uint64_t cgroup_ns_dev = 0, cgroup_ns_ino = 0;  // he->cgroup_id
+  uint64_t unmapped_ip = 0;                       // HistFrame::unmapped_ip (--sort addr)
 };
 
 class Hists {
@@ -283,6 +301,8 @@ class Hists {
   const CallTree& tree() const { return tree_; }
 
   uint64_t nr_samples() const { return nr_samples_; }
+  // The session's cgroup paths (HistConfig::cgroups), empty without one.
+  const CgroupTable& cgroups() const;
   // Whether perf compared two entries of this histogram: it formats the entries' trace text
   // (sort.c sort__trace_cmp) and finds their srcfile (sort__srcfile_cmp) lazily, on the first
   // comparison, which a histogram that was given a single sample never makes (those columns

@@ -177,6 +177,16 @@ Result<SortSpec> setup_sorting(const SortingOptions& options);
 // The key's name in perf's tables ("comm", "dso", "symbol", "symbol_from", ...).
 std::string_view sort_key_name(SortKey k);
 
+// sort.c hist_entry__transaction_snprintf()'s text of PERF_SAMPLE_TRANSACTION's flags, before
+// the column's padding: txbits[]'s names of the bits set ("EL ", "TX ", "SYNC ", "ASYNC ",
+// "RETRY ", "CON ", "CAP-WRITE ", "CAP-READ "), "NEITHER " when neither SYNC nor ASYNC is,
+// then ":" and the abort code in hex when it is not 0 ("" for 0).
+std::string transaction_text(uint64_t transaction);
+
+// sort.c hist_entry__transaction_len(): the column width an entry with flags asks for (the
+// names not marked skip_for_len, and 4 for ":XX "): 32.
+uint32_t transaction_len();
+
 // The column header (sort.c se_header): "Command", "Shared Object", "Symbol",
 // "    Pid:Command".
 std::string_view sort_key_header(SortKey k);

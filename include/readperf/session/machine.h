@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "readperf/session/cgroups.h"
 #include "readperf/session/dso.h"
 #include "readperf/session/events.h"
 #include "readperf/session/map.h"
@@ -59,6 +60,9 @@ class Machine {
   void process_ksymbol(const KsymbolEvent& e);
   // __event_process_build_id(): a build-id table entry names a Dso before any MMAP does.
   void process_build_id(const BuildIdEvent& e);
+  // machine.c machine__process_cgroup_event(): the cgroup paths of the session (perf_env's).
+  CgroupTable& cgroups() { return cgroups_; }
+  const CgroupTable& cgroups() const { return cgroups_; }
 
   // thread__find_map(): the map of `addr` for a sample of `cpumode`. `level` gets perf's
   // al->level: 'k' kernel, '.' user, 'H' for cpumodes perf does not resolve (no map then).
@@ -100,6 +104,7 @@ class Machine {
   DsoTable dsos_;
   std::deque<Dso> standalone_dsos_;  // KSYMBOL dsos, which perf keeps outside machine->dsos
   bool comm_exec_ = false;
+  CgroupTable cgroups_;
 };
 
 }  // namespace readperf

@@ -31,6 +31,11 @@ struct Thread {
   bool dead = false;        // an EXIT was seen (the thread stays findable, as in perf)
   std::vector<Comm> comms;  // oldest first; back() is the current one
   std::shared_ptr<Maps> maps;
+  // The cgroup namespace of the thread's latest PERF_RECORD_NAMESPACES (thread.c
+  // thread__namespaces(), link_info[CGROUP_NS_INDEX]): `report --sort cgroup_id`. 0/0 before
+  // any (perf's hist entry then has no namespaces), as for the idle thread's zeroed ones.
+  uint64_t cgroup_ns_dev = 0;
+  uint64_t cgroup_ns_ino = 0;
 
   // thread__comm_str(): the latest comm.
   const std::string& comm_str() const { return comms.back().str; }
