@@ -76,6 +76,10 @@ struct HistConfig {
   // indexes (owned by the caller, alive as long as the histogram).
   ChainKey chain_key = ChainKey::kFunction;
   const std::vector<std::string_view>* chain_srclines = nullptr;
+  // symbol_conf.show_branchflag_count (`--branch-history` on a recording with the
+  // BRANCH_STACK feature): call-tree frames count the branches that made them
+  // (HistFrame::branch), printed after each call-graph line.
+  bool show_branchflag_count = false;
 };
 
 // One entry of perf's --hierarchy tree: the entries of its parent's with the same value of
@@ -128,6 +132,8 @@ struct HistFrame {
   // For an inline frame, the symbol table's function it was inlined into (the symbol
   // srcline.c new_inline_sym() gave its range); null otherwise.
   const Symbol* enclosing_sym = nullptr;
+  // A call-chain frame a branch made, with show_branchflag_count.
+  ChainBranch branch;
 };
 
 // What one sample brings (hist_entry_iter__add's inputs).
@@ -377,6 +383,7 @@ class Hists {
   std::vector<uint32_t> order_;
   CallTree tree_;
   std::vector<ChainFrame> scratch_;
+  std::vector<ChainBranch> branch_scratch_;  // with show_branchflag_count
   std::vector<CallTree::NodeId> leaves_;
 
   std::vector<std::string> comms_;
