@@ -180,8 +180,156 @@ std::vector<std::byte> AnyBranchRecording() {
   return b.Build();
 }
 
-// The committed files are the builder's: `READPERF_WRITE_LBR_GOLDEN=1` and
-// `READPERF_WRITE_ANY_BRANCH_GOLDEN=1` write them again.
+// `perf record -g -b -e cycles:u` of spin-fp's binary: frame-pointer call chains and
+// PERF_SAMPLE_BRANCH_ANY stacks, for `report --branch-history` and `-g branch`
+// (machine.c thread__resolve_callchain_sample() with callchain_param.branch_callstack): the
+// chain entries a branch's call stands for are skipped ("Check for overlap into the
+// callchain"), loops are cut (remove_loops()), and a branch whose ends are in the kernel is
+// looked up in every cpumode.
+std::vector<std::byte> BranchHistoryRecording() {
+  PerfDataBuilder b = SpinBranchRecording(
+      kSampleIp | kSampleTid | kSampleTime | kSamplePeriod | kSampleCallchain | kSampleBranchStack,
+      1 | 8);
+  // `perf record -b` writes HEADER_BRANCH_STACK (no body), which makes --branch-history count
+  // the branches of each call-graph line (symbol_conf.show_branchflag_count).
+  b.AddFeature(kFeatBranchStack, {});
+  // perf always writes its hostname; a byte-swapped copy's reader (perf's and readperf's)
+  // keeps the other features only when it finds that bit (header.c perf_file_header__read()).
+  b.AddStringFeature(kFeatHostname, "builder");
+  auto flags = [](uint64_t cycles, bool predicted) {
+    return (cycles << 4) | (predicted ? 2 : 0) | (predicted ? 0 : 1);
+  };
+  // leaf 0x4016c0, recurse 0x4016f0 (calls itself at 0x401712, returns to 0x401717), main
+  // 0x4014f0 (returns to 0x401522), __libc_start_call_main 0x401a10 (returns to 0x401a74).
+  const std::vector<BranchEntryIn> leaf_loop = {{0x4016ea, 0x4016e0, flags(3, true)},
+                                                {0x4016ea, 0x4016e0, flags(5, true)},
+                                                {0x4016f7, 0x4016c0, flags(2, true)},
+                                                {0x401712, 0x4016f0, flags(7, false)},
+                                                {0x4016f2, 0x401700, flags(1, false)}};
+  // Just entered recurse: the calls that made its chain's return addresses.
+  const std::vector<BranchEntryIn> calls = {{0x4016ed, 0x4016f0, flags(4, true)},
+                                            {0x401712, 0x4016f0, flags(6, true)},
+                                            {0x40151d, 0x4016f0, flags(9, true)},
+                                            {0x401a6f, 0x4014f0, flags(12, false)}};
+  // Two branches taking turns three times, then one more: a loop of two.
+  const std::vector<BranchEntryIn> two_loop = {
+      {0x4016ea, 0x4016e0, flags(1, true)}, {0x4016dc, 0x4016e4, flags(1, true)},
+      {0x4016ea, 0x4016e0, flags(2, true)}, {0x4016dc, 0x4016e4, flags(2, true)},
+      {0x4016ea, 0x4016e0, flags(3, true)}, {0x4016dc, 0x4016e4, flags(3, true)},
+      {0x4016f7, 0x4016c0, flags(4, false)}};
+  // A syscall's return: the branch's source in the kernel (no map in any cpumode here).
+  const std::vector<BranchEntryIn> from_kernel = {{0xffffffff81000100, 0x4016c0, flags(9, true)},
+                                                  {0x401712, 0x4016f0, flags(2, true)}};
+  const std::vector<uint64_t> deep = {0x401717, 0x401717, 0x401522, 0x401a74};
+  struct Case {
+    uint64_t ip;
+    std::vector<uint64_t> chain;  // after PERF_CONTEXT_USER and the ip
+    const std::vector<BranchEntryIn>* branches;
+    bool kernel_part = false;
+  };
+  const std::vector<BranchEntryIn> none;
+  const Case cases[] = {
+      {0x4016e7, deep, &leaf_loop},
+      {0x4016e4, deep, &leaf_loop},
+      {0x4016f0, {0x401717, 0x401522, 0x401a74}, &calls},
+      {0x4016e4, deep, &two_loop},
+      {0x4016c3, {0x401717}, &leaf_loop},  // more branches than chain entries
+      {0x4016c3, deep, &from_kernel, true},
+      {0x401700, {0x401522, 0x401a74}, &none},
+      {0x4016e7, deep, &leaf_loop},
+  };
+  uint64_t time = 10;
+  for (const Case& c : cases) {
+    std::vector<uint64_t> chain;
+    if (c.kernel_part) chain = {kContextKernel, 0xffffffff81000100};
+    chain.push_back(kContextUser);
+    chain.push_back(c.ip);
+    chain.insert(chain.end(), c.chain.begin(), c.chain.end());
+    b.AddSample({.ip = c.ip,
+                 .pid = 42,
+                 .tid = 42,
+                 .time = time++,
+                 .period = 100003,
+                 .callchain = chain,
+                 .branches = *c.branches});
+  }
+  return b.Build();
+}
+
+// machine.c remove_loops(), worked by hand: a repeated run of sources is cut once, the scan
+// going on after the cut; a run that reaches the end only shortens the stack.
+TEST(BranchStack, RemoveLoopsCutsRepeatedRuns) {
+  auto froms = [](const std::vector<BranchHop>& hops, size_t n) {
+    std::vector<uint64_t> out;
+    for (size_t i = 0; i < n; ++i) out.push_back(hops[i].from);
+    return out;
+  };
+  auto hops_of = [](std::vector<uint64_t> from) {
+    std::vector<BranchHop> hops;
+    for (uint64_t f : from) hops.push_back({f, f + 0x100});
+    return hops;
+  };
+  // a a b c: the second a is cut.
+  std::vector<BranchHop> h = hops_of({0xa0, 0xa0, 0xb0, 0xc0});
+  size_t n = remove_branch_loops(h, h.size());
+  EXPECT_EQ(froms(h, n), (std::vector<uint64_t>{0xa0, 0xb0, 0xc0}));
+  EXPECT_EQ(h[1].to, 0x1b0u);  // the hops moved whole
+  // a b a b a b c: at i=2 the run "a b" repeats and is cut (a b a b c); the scan goes on at
+  // i=3, where "b a" is not followed by "b a" but "b c": nothing more is cut.
+  h = hops_of({0xa0, 0xb0, 0xa0, 0xb0, 0xa0, 0xb0, 0xc0});
+  n = remove_branch_loops(h, h.size());
+  EXPECT_EQ(froms(h, n), (std::vector<uint64_t>{0xa0, 0xb0, 0xa0, 0xb0, 0xc0}));
+  // A run that reaches the end: a b a → the last a is dropped (nothing to move).
+  h = hops_of({0xa0, 0xb0, 0xa0});
+  n = remove_branch_loops(h, h.size());
+  EXPECT_EQ(froms(h, n), (std::vector<uint64_t>{0xa0, 0xb0}));
+  // No repeats: unchanged.
+  h = hops_of({0xa0, 0xb0, 0xc0});
+  EXPECT_EQ(remove_branch_loops(h, h.size()), 3u);
+}
+
+// callchain.c counts_str_build() on counters made by hand: what a branch's target and
+// source print after their call-graph line.
+TEST(BranchStack, CallGraphBranchCountsText) {
+  auto text = [](const ChainBranchCounts& c) {
+    std::string s;
+    c.append_text(s);
+    return s;
+  };
+  EXPECT_EQ(text(ChainBranchCounts{}), " (calltrace)");
+  // A target reached by three conditional branches, forward across a 4 KiB boundary, one
+  // predicted, one aborted; and once by a call from another 2 MiB area.
+  constexpr uint64_t kCond = uint64_t{1} << 20, kCall = uint64_t{4} << 20;
+  ChainBranchCounts to;
+  to.add({.branch = true, .from = 0x400ff0, .flags = kCond | 2}, 0x401010, true);
+  to.add({.branch = true, .from = 0x400ff0, .flags = kCond | 8}, 0x401010, false);
+  to.add({.branch = true, .from = 0x400ff0, .flags = kCond}, 0x401010, false);
+  to.add({.branch = true, .from = 0x900000, .flags = kCall | 2}, 0x401010, false);
+  EXPECT_EQ(text(to), " (COND_FWD CALL CROSS_4K CROSS_2M predicted:50.0% abort:25.0%)");
+  // All predicted, no type: nothing to say.
+  ChainBranchCounts quiet;
+  quiet.add({.branch = true, .from = 0x401000, .flags = 2}, 0x401010, true);
+  EXPECT_EQ(text(quiet), "");
+  // A source: average cycles over its branches; the iterations only once a second branch
+  // counted a source (fill_node() leaves from_count at 0).
+  ChainBranchCounts from;
+  from.add({.branch = true, .flags = 7u << 4, .nr_loop_iter = 2, .iter_cycles = 30}, 0x401000,
+           true);
+  EXPECT_EQ(text(from), " (cycles:7)");
+  from.add({.branch = true, .flags = 4u << 4, .nr_loop_iter = 1, .iter_cycles = 12}, 0x401000,
+           false);
+  EXPECT_EQ(text(from), " (cycles:5 iter:3 avg_cycles:14)");
+  // A frame of the recorded chain that a branch also reached keeps its branch's counts.
+  ChainBranchCounts mixed;
+  mixed.add({}, 0x401000, true);
+  EXPECT_EQ(text(mixed), " (calltrace)");
+  mixed.add({.branch = true, .flags = 9u << 4}, 0x401000, false);
+  EXPECT_EQ(text(mixed), " (cycles:9)");
+}
+
+// The committed files are the builder's: `READPERF_WRITE_LBR_GOLDEN=1`,
+// `READPERF_WRITE_ANY_BRANCH_GOLDEN=1` and `READPERF_WRITE_BRANCH_HISTORY_GOLDEN=1` write
+// them again.
 TEST(BranchStack, GoldenRecordingsAreTheBuilders) {
   struct Golden {
     const char* folder;
@@ -190,7 +338,9 @@ TEST(BranchStack, GoldenRecordingsAreTheBuilders) {
   };
   for (const Golden& g :
        {Golden{"lbr", "READPERF_WRITE_LBR_GOLDEN", LbrRecording()},
-        Golden{"any-branch", "READPERF_WRITE_ANY_BRANCH_GOLDEN", AnyBranchRecording()}}) {
+        Golden{"any-branch", "READPERF_WRITE_ANY_BRANCH_GOLDEN", AnyBranchRecording()},
+        Golden{"branch-history", "READPERF_WRITE_BRANCH_HISTORY_GOLDEN",
+               BranchHistoryRecording()}}) {
     std::string path = std::string(READPERF_GOLDEN_DIR) + "/" + g.folder + "/perf.data";
     EXPECT_EQ(SyncBuilderGolden(path, g.bytes, g.write_env), g.bytes) << g.folder;
   }

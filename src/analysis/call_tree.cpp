@@ -1,8 +1,11 @@
 #include "readperf/analysis/call_tree.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "rb_order.h"
+#include "readperf/reader/sample.h"
 #include "readperf/symbols/symbol_table.h"
 
 namespace readperf {
@@ -112,6 +115,117 @@ CallTree::NodeId CallTree::append(NodeId root, std::span<const ChainFrame> frame
   for (const ChainFrame& f : frames) at = find_or_add(at, f);
   bump(at, period);
   return at;
+}
+
+CallTree::NodeId CallTree::append(NodeId root, std::span<const ChainFrame> frames,
+                                  std::span<const ChainBranch> branches, uint64_t period) {
+  if (frames.empty()) return kNone;
+  NodeId at = root;
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const size_t before = nodes_.size();
+    at = find_or_add(at, frames[i]);
+    if (branch_counts_.size() < nodes_.size()) branch_counts_.resize(nodes_.size());
+    branch_counts_[at].add(branches[i], frames[i].ip, nodes_.size() != before);
+  }
+  bump(at, period);
+  return at;
+}
+
+void ChainBranchCounts::add(const ChainBranch& b, uint64_t ip, bool new_node) {
+  if (!b.branch) return;
+  ++branch_count;
+  BranchFlags f(b.flags);
+  if (b.from) {
+    // "It's 'to' of a branch" (branch_from set).
+    branch_to = true;
+    if (f.predicted()) ++predicted_count;
+    if (f.abort()) ++abort_count;
+    // branch.c branch_type_count().
+    if (f.type() == kBranchTypeUnknown) return;
+    if (f.type() == kBranchTypeExtendAbi) {
+      // perf indexes its 8 counters with the 4-bit new_type; readperf drops what does not fit.
+      if (f.new_type() < kBranchNewTypeMax) ++new_type_counts[f.new_type()];
+    } else {
+      ++type_counts[f.type()];
+    }
+    if (f.type() == kBranchTypeCond) {
+      if (ip > b.from) {
+        ++cond_fwd;
+      } else {
+        ++cond_bwd;
+      }
+    }
+    // cross_area(): in different 2 MiB, else 4 KiB, areas.
+    auto cross = [&](uint64_t size) { return (b.from & ~(size - 1)) != (ip & ~(size - 1)); };
+    if (cross(2 << 20)) {
+      ++cross_2m;
+    } else if (cross(4096)) {
+      ++cross_4k;
+    }
+  } else {
+    branch_to = false;
+    cycles_count += f.cycles();
+    iter_count += b.nr_loop_iter;
+    iter_cycles += b.iter_cycles;
+    // fill_node() leaves from_count at 0 on the node it makes; match_chain() counts.
+    if (!new_node) ++from_count;
+  }
+}
+
+void ChainBranchCounts::append_text(std::string& out) const {
+  if (branch_count == 0) {
+    out += " (calltrace)";
+    return;
+  }
+  int items = 0;
+  auto open = [&] { out += items++ ? " " : " ("; };
+  if (branch_to) {
+    // branch_to_str(): branch.c branch_type_str() first.
+    uint64_t total = 0;
+    for (uint64_t c : type_counts) total += c;
+    for (uint64_t c : new_type_counts) total += c;
+    if (total) {
+      auto name = [&](const char* s) {
+        open();
+        out += s ? s : "(null)";
+      };
+      if (cond_fwd) name("COND_FWD");
+      if (cond_bwd) name("COND_BWD");
+      for (unsigned t = 0; t < kBranchTypeMax; ++t) {
+        if (t != kBranchTypeCond && type_counts[t]) name(branch_type_name(t));
+      }
+      for (unsigned t = 0; t < kBranchNewTypeMax; ++t) {
+        if (new_type_counts[t]) name(branch_new_type_name(t));
+      }
+      if (cross_4k) name("CROSS_4K");
+      if (cross_2m) name("CROSS_2M");
+    }
+    // count_float_printf(): the share is a float, printed "%.1f%%"; abort only from 0.1%.
+    auto share = [&](const char* what, uint64_t n, float threshold) {
+      float v =
+          static_cast<float>(static_cast<double>(n) * 100.0 / static_cast<double>(branch_count));
+      if (threshold != 0.0f && v < threshold) return;
+      open();
+      out += fmt::format("{}:{:.1f}%", what, static_cast<double>(v));
+    };
+    if (predicted_count < branch_count) share("predicted", predicted_count, 0.0f);
+    if (abort_count) share("abort", abort_count, 0.1f);
+  } else {
+    // branch_from_str(): average cycles, then iterations and their average cycles.
+    if (uint64_t cycles = cycles_count / branch_count) {
+      open();
+      out += fmt::format("cycles:{}", cycles);
+    }
+    if (iter_count && from_count) {
+      if (uint64_t v = iter_count / from_count) {
+        open();
+        out += fmt::format("iter:{}", v);
+        open();
+        out += fmt::format("avg_cycles:{}", iter_cycles / iter_count);
+      }
+    }
+  }
+  if (items) out += ')';
 }
 
 void CallTree::merge(NodeId dst, NodeId src) {

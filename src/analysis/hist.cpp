@@ -617,8 +617,24 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
   scratch_.clear();
   for (const HistFrame& f : s.chain) scratch_.push_back(f.chain);
   std::span<const ChainFrame> frames(scratch_);
+  std::span<const ChainBranch> branches;
+  // --hierarchy's call graphs are callchain_merge()d copies, which count no branch
+  // (hists__hierarchy_insert_entry()): all "(calltrace)".
+  const bool count_branches = config_.show_branchflag_count && !config_.hierarchy;
+  if (count_branches) {
+    branch_scratch_.clear();
+    for (const HistFrame& f : s.chain) branch_scratch_.push_back(f.branch);
+    branches = branch_scratch_;
+  }
+  // callchain.c callchain_append(): the chain below an entry's root, its branches counted.
+  auto append = [&](uint32_t root, size_t from) {
+    if (count_branches) {
+      return tree_.append(root, frames.subspan(from), branches.subspan(from), s.period);
+    }
+    return tree_.append(root, frames.subspan(from), s.period);
+  };
   if (config_.use_callchain && !frames.empty() && !s.stale_chain) {
-    leaves_.push_back(tree_.append(self.chain_root, frames, s.period));
+    leaves_.push_back(append(self.chain_root, 0));
     self.max_depth = std::max<uint32_t>(self.max_depth, static_cast<uint32_t>(frames.size()));
   }
   if (!config_.children) {
@@ -664,9 +680,8 @@ void Hists::add(const HistSample& s, std::vector<uint32_t>* plan) {
       ++(*plan)[1];
     }
     if (config_.use_callchain) {
-      std::span<const ChainFrame> rest = frames.subspan(i);
-      leaves_.push_back(tree_.append(e.chain_root, rest, s.period));
-      e.max_depth = std::max<uint32_t>(e.max_depth, static_cast<uint32_t>(rest.size()));
+      leaves_.push_back(append(e.chain_root, i));
+      e.max_depth = std::max<uint32_t>(e.max_depth, static_cast<uint32_t>(frames.size() - i));
     }
   }
   if (plan) plan->insert(plan->end(), leaves_.begin(), leaves_.end());

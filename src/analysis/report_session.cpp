@@ -46,12 +46,15 @@ auto replay_into(Hists& hists) {
 
 // What the histogram entries point into, kept alive with them.
 struct SessionState {
-  SessionState(const SymbolConfig& config, bool callchain, bool caller_order)
+  SessionState(const SymbolConfig& config, bool callchain, const ReportSetup& setup)
       : symbols(config),
         resolver(machine, symbols,
-                 ResolverOptions{.callchain = callchain,
-                                 .max_stack = kResolverMaxStack,
-                                 .caller_order = caller_order}) {}
+                 ResolverOptions{
+                     .callchain = callchain,
+                     .max_stack = setup.branch_callstack ? setup.max_stack : kResolverMaxStack,
+                     .caller_order = setup.hist.caller_order,
+                     .branch_callstack = setup.branch_callstack,
+                     .chain_from_branches = setup.hist.show_branchflag_count}) {}
   Machine machine;
   SymbolCache symbols;
   Resolver resolver;  // owns the symbols it makes for KSYMBOL maps
@@ -67,7 +70,7 @@ class ReportSink : public EventSink {
         state_(std::make_shared<SessionState>(setup.symbols,
                                               setup.hist.use_callchain || setup.hist.children ||
                                                   setup.hist.sort.has(SortKey::kParent),
-                                              setup.hist.caller_order)),
+                                              setup)),
         machine_(state_->machine),
         resolver_(state_->resolver),
         builder_(state_->machine, pd.order()) {
@@ -191,8 +194,9 @@ class ReportSink : public EventSink {
       if (!fl.symbols.empty()) config.filter_lists |= kHistFilterSymbol;
       config.chain_srclines = &state_->chain_srclines;
       config.cgroups = &state_->machine.cgroups();
-      config.chains_sorted =
-          (evsel.attr.sample_type & kSampleCallchain) || setup_.show_ref_callgraph;
+      // hist.c evsel__output_resort_cb(): "use_callchain |= show_branchflag_count".
+      config.chains_sorted = (evsel.attr.sample_type & kSampleCallchain) ||
+                             setup_.show_ref_callgraph || setup_.hist.show_branchflag_count;
       h = std::make_unique<Hists>(config);
     }
     return *h;
@@ -298,7 +302,6 @@ class ReportSink : public EventSink {
 
   HistFrame hist_frame(const Frame& f, bool chain = true) {
     HistFrame h;
-    if (with_srcline_) h.srcline = resolver_.srcline(f, chain);
     if (with_srcfile_) h.srcfile = resolver_.srcfile(f, chain);
     h.chain.ip = f.ip;
     h.chain.dso = f.dso;
@@ -315,10 +318,17 @@ class ReportSink : public EventSink {
     // fill_callchain_info()), which perf unmaps all the same.
     uint64_t he_ip = chain ? f.ip : f.addr;
     h.unmapped_ip = f.map ? f.map->unmap_ip(he_ip) : he_ip;
+    if (setup_.hist.show_branchflag_count) h.branch = f.branch;
     if (chain && setup_.hist.chain_key != ChainKey::kFunction) {
-      h.chain.srcline = chain_srcline_id(
-          resolver_.callchain_srcline(f, setup_.hist.chain_key == ChainKey::kAddress));
+      std::string_view node_srcline =
+          resolver_.callchain_srcline(f, setup_.hist.chain_key == ChainKey::kAddress);
+      h.chain.srcline = chain_srcline_id(node_srcline);
+      // hist.c iter_add_next_cumulative_entry(): fill_callchain_info() gives the entry the
+      // cursor node's srcline (machine.c callchain_srcline(): show_sym off), which --sort
+      // srcline then shows instead of computing its own (sort.c sort__srcline_cmp()).
+      if (with_srcline_ && node_srcline.data()) h.srcline = node_srcline;
     }
+    if (with_srcline_ && !h.srcline.data()) h.srcline = resolver_.srcline(f, chain);
     return h;
   }
 
@@ -446,7 +456,11 @@ class ReportSink : public EventSink {
     // callchain.c sample__resolve_callchain(): the chain is walked for the call graphs and
     // for the parent key, and kept only for the first.
     const bool keep_chain = setup_.hist.use_callchain || setup_.hist.children;
-    const bool with_chain = s.has_callchain && (keep_chain || by_parent_);
+    // sample__resolve_callchain(): with show_branchflag_count, the branches alone make a
+    // chain.
+    const bool with_chain =
+        (s.has_callchain || (setup_.hist.show_branchflag_count && s.has_branch_stack)) &&
+        (keep_chain || by_parent_);
     // A sample identical to one added since the Machine last changed does what that one did:
     // replay it, resolving nothing.
     key_.clear();
@@ -464,8 +478,10 @@ class ReportSink : public EventSink {
       size_t at = key_.size();
       key_.resize(at + b.size() / 8);
       std::memcpy(key_.data() + at, b.data(), b.size() / 8 * 8);
-      if (s.has_branch_stack && (evsel.attr.branch_sample_type & kBranchSampleCallStack)) {
-        // `--call-graph lbr`: the user part of the chain is the branch stack.
+      if (s.has_branch_stack &&
+          (setup_.branch_callstack || (evsel.attr.branch_sample_type & kBranchSampleCallStack))) {
+        // `--call-graph lbr`: the user part of the chain is the branch stack; with
+        // --branch-history the chain begins with it.
         Bytes e = s.branch_stack.entries;
         at = key_.size();
         key_.push_back(s.branch_stack.nr);
@@ -481,8 +497,9 @@ class ReportSink : public EventSink {
                              (kSampleRegsUser | kSampleStackUser) &&
                          s.user_stack_size != 0;
     // Memory mode keys entries on the data address and data_src, which the keys leave out.
-    const bool uncached =
-        unwound || with_trace_ || hists.walks_entries_in() || mixed_chains_ || setup_.hist.mem_mode;
+    // Branch counts grow along a chain's whole path, which a replay does not walk.
+    const bool uncached = unwound || with_trace_ || hists.walks_entries_in() || mixed_chains_ ||
+                          setup_.hist.mem_mode || setup_.hist.show_branchflag_count;
     const RepeatCache::Hash raw_hash = RepeatCache::hash(key_);
     if (size_t slot = uncached ? RepeatCache::kNone : rep.raw.find_slot(raw_hash);
         slot != RepeatCache::kNone) {
@@ -524,7 +541,8 @@ class ReportSink : public EventSink {
     if (with_chain) {
       // Leaf first from the resolver; perf's cursor for caller order walks from the root and
       // stops after max_stack entries from there.
-      size_t n = std::min<size_t>(rs.callchain.size(), setup_.max_stack);
+      size_t n = setup_.branch_callstack ? rs.callchain.size()
+                                         : std::min<size_t>(rs.callchain.size(), setup_.max_stack);
       if (setup_.hist.caller_order) {
         for (size_t i = 0; i < n; ++i) {
           frames_.push_back(hist_frame(rs.callchain[rs.callchain.size() - 1 - i]));
@@ -586,6 +604,7 @@ class ReportSink : public EventSink {
     // An inline frame's Children entry may change hands with the map it is met through
     // (Hists::place()): such samples are added one by one.
     if (hists.walks_entries_in() || mixed_chains_ || setup_.hist.mem_mode ||
+        setup_.hist.show_branchflag_count ||
         (setup_.hist.children &&
          std::any_of(frames_.begin(), frames_.end(),
                      [](const HistFrame& f) { return f.enclosing_sym != nullptr; }))) {

@@ -212,9 +212,18 @@ bool Resolver::resolve_lbr_callchain(const Thread& t, const Sample& s) {
   // perf reads entries[0] even of an empty stack (the bytes after it); readperf adds nothing.
   const BranchStack& b = s.branch_stack;
   if (b.nr == 0) return true;
-  result_.callchain.push_back(resolve_addr(t, kMiscUser, b.entry(0).to));
+  // The frames carry their branches (add_callchain_ip() with branch = true): the first
+  // branch's target with its source as branch_from, and each source with that same
+  // branch_from in callee order, none in caller order (lbr_callchain_add_lbr_ip() sets it
+  // only after the sources there).
+  const BranchEntry first = b.entry(0);
+  Frame& to = result_.callchain.emplace_back(resolve_addr(t, kMiscUser, first.to));
+  to.branch = {.branch = true, .from = first.from, .flags = first.flags};
   for (size_t i = 0; i < b.nr; ++i) {
-    result_.callchain.push_back(resolve_addr(t, kMiscUser, b.entry(i).from));
+    const BranchEntry e = b.entry(i);
+    Frame& from = result_.callchain.emplace_back(resolve_addr(t, kMiscUser, e.from));
+    from.branch = {
+        .branch = true, .from = options_.caller_order ? 0 : first.from, .flags = e.flags};
   }
   return true;
 }
@@ -269,13 +278,21 @@ const ResolvedSample& Resolver::resolve(const Sample& s, const Evsel* evsel, boo
     ++missing_samples_[result_.self.dso];
   }
   result_.callchain.clear();
-  result_.has_callchain = s.has_callchain && options_.callchain && callchain;
+  // callchain.c sample__resolve_callchain(): a sample without a chain still gets its
+  // branches with show_branchflag_count.
+  result_.has_callchain =
+      (s.has_callchain || (options_.chain_from_branches && s.has_branch_stack)) &&
+      options_.callchain && callchain;
   if (result_.has_callchain) {
     // thread__resolve_callchain_sample(): evsel__has_branch_callstack() samples take their
     // user part from the branch stack.
     bool lbr = evsel && (evsel->attr.branch_sample_type & kBranchSampleCallStack) &&
                s.has_branch_stack && resolve_lbr_callchain(*t, s);
-    if (!lbr) resolve_callchain(*t, s);
+    if (!lbr && options_.branch_callstack && s.has_branch_stack) {
+      resolve_branch_history(*t, s);
+    } else if (!lbr) {
+      resolve_callchain(*t, s);
+    }
   }
   // machine.c thread__resolve_callchain(), callee order: the recorded chain, then the frames
   // unwound from the user stack copy (thread__resolve_callchain_unwind()).

@@ -185,6 +185,8 @@ int run(int argc, char** argv) {
   rep->add_flag("-b,--branch-stack")
       ->description("one entry per branch of the samples' branch stacks (default with them)");
   rep->add_flag("--no-branch-stack")->description("one entry per sample, branch stacks or not");
+  rep->add_flag("--branch-history", report.branch_history,
+                "add last branch records to call history");
   float percent_limit = 0;
   CLI::Option* pl =
       rep->add_option("--percent-limit", percent_limit, "hide entries under this percent");

@@ -51,6 +51,7 @@ struct ChainParams {
   bool order_set = false;
   bool caller = false;
   ChainKey key = ChainKey::kFunction;  // callchain_param.key
+  bool branch_callstack = false;       // callchain_param.branch_callstack (`-g branch`)
 };
 
 // callchain.c __parse_callchain_report_opt().
@@ -92,7 +93,7 @@ Status parse_call_graph(std::string arg, ChainParams& cp, ReportPrintOptions& po
     } else if (is_prefix(tok, "srcline")) {
       cp.key = ChainKey::kSrcline;
     } else if (is_prefix(tok, "branch")) {
-      return make_error(fmt::format("--call-graph key `{}' is not supported yet", tok));
+      cp.branch_callstack = true;
     } else if (is_prefix(tok, "percent")) {
       po.chain_value = ChainValue::kPercent;
     } else if (is_prefix(tok, "period")) {
@@ -186,8 +187,17 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   // default; it has no children.
   bool has_br_stack = pd.header().features[kFeatBranchStack] &&
                       !(pd.events().combined_sample_type() & kSampleStackUser);
-  bool branch_mode = opts.branch_stack.value_or(has_br_stack);
+  // --branch-history (branch_call_mode) keeps one entry per sample, its branches added to its
+  // call chain, keyed by address, sorted by "srcline,symbol,dso" unless --sort says otherwise.
+  bool branch_mode = opts.branch_stack.value_or(has_br_stack) && !opts.branch_history;
   if (branch_mode) cumulate = false;
+  // "if (has_br_stack && branch_call_mode) symbol_conf.show_branchflag_count = true".
+  const bool show_branchflag_count = has_br_stack && opts.branch_history;
+  if (opts.branch_history) {
+    cp.key = ChainKey::kAddress;
+    cp.branch_callstack = true;
+    cp.use_callchain = true;
+  }
   // cmd_report(): memory mode has no children, and no branch mode.
   if (opts.mem_mode) {
     if (branch_mode) return perf_refused("branch and mem mode incompatible");
@@ -211,25 +221,29 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   }
 
   // report__setup_sample_type(): a pipe has no events yet at this point.
+  // Its refusals come from __cmd_report(), after cmd_report() printed the header lines.
   uint64_t sample_type = is_pipe ? 0 : pd.events().combined_sample_type();
+  std::string_view sample_type_refusal;
   if (!is_pipe && !(sample_type & kSampleCallchain)) {
-    if (cp.use_callchain) {
-      return perf_refused(
+    if (cp.use_callchain && !show_branchflag_count) {
+      sample_type_refusal =
           "Selected -g or --branch-history.\nBut no callchain or branch data.\n"
-          "Did you call 'perf record' without -g or -b?");
+          "Did you call 'perf record' without -g or -b?";
     }
   } else if (!cp.enabled && !cp.none && !cp.use_callchain) {
     cp.use_callchain = true;
   }
   if (cumulate && !(sample_type & kSampleCallchain)) cumulate = false;
-  if (branch_mode && !is_pipe && !(sample_type & kSampleBranchStack)) {
-    return perf_refused("Selected -b but no branch data. Did you call perf record without -b?");
+  if (branch_mode && !is_pipe && !(sample_type & kSampleBranchStack) &&
+      sample_type_refusal.empty()) {
+    sample_type_refusal = "Selected -b but no branch data. Did you call perf record without -b?";
   }
 
   // sort.c setup_sorting(): the default order (get_default_sort_order(): "trace" when every
   // event is a tracepoint; a pipe has no events yet at this point), a '+' order appended to
   // it.
   std::string sort_order = opts.sort;
+  if (opts.branch_history && sort_order.empty()) sort_order = "srcline,symbol,dso";
   bool strict_fields = !opts.fields.empty() && opts.fields[0] != '+';
   bool all_tracepoints = !is_pipe && !pd.events().empty();
   for (size_t i = 0; all_tracepoints && i < pd.events().size(); ++i) {
@@ -269,6 +283,11 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   sorting.parent_key = opts.parent.has_value();
   Result<SortSpec> spec = setup_sorting(sorting);
   if (!spec) return fail(spec.error().message());
+  if (spec->has(SortKey::kParent) && !is_pipe && !(sample_type & kSampleCallchain)) {
+    // report__setup_sample_type() asks this first.
+    sample_type_refusal =
+        "Selected --sort parent, but no callchain data. Did you call 'perf record' without -g?";
+  }
   if (spec->has(SortKey::kParent)) {
     // sort.c sort_dimension__add(): a bad parent pattern fails setup_sorting(), and
     // cmd_report() then ends with nothing printed and status 0.
@@ -285,6 +304,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.hist.use_callchain = cp.use_callchain;
   setup.hist.caller_order = cp.caller;
   setup.hist.chain_key = cp.key;
+  setup.hist.show_branchflag_count = show_branchflag_count;
   setup.show_ref_callgraph = opts.show_ref_callgraph;
   setup.hist.verbose = opts.verbose > 0;
   setup.hist.show_nr_samples = opts.show_nr_samples;
@@ -315,6 +335,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   // machine.c thread__resolve_callchain_sample(): min(max_stack, chain->nr), so a negative
   // depth keeps no entry.
   setup.max_stack = static_cast<uint32_t>(std::max(opts.max_stack, 0));
+  setup.branch_callstack = cp.branch_callstack;
   setup.ignore_callees = opts.ignore_callees;
   setup.hist.socket_filter = opts.socket_filter;
   if (opts.parent) setup.parent_pattern = *opts.parent;
@@ -400,6 +421,8 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   if (!samples) return fail(samples.error().message());
   setup.samples = std::move(*samples);
   elide_filtered_columns(setup.filters, setup.hist.sort, out);
+
+  if (!sample_type_refusal.empty()) return perf_refused(std::string(sample_type_refusal));
 
   std::optional<ReadValues> thread_values;
   if (opts.show_threads) setup.tap = &thread_values.emplace(pd.order());

@@ -11,23 +11,6 @@ namespace {
 
 constexpr uint64_t kContextUser = static_cast<uint64_t>(-512);  // PERF_CONTEXT_USER
 
-// util/branch.c get_branch_type() for perf_branch_entry's type (bits 20-23) and new_type
-// (bits 26-29); perf 6.1 on x86 names the arch-specific new types ARCH_1..5.
-const char* branch_type(uint64_t flags) {
-  static constexpr const char* kNames[] = {
-      "N/A",    "COND",      "UNCOND",   "IND",  "CALL", "IND_CALL", "RET",   "SYSCALL",
-      "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ",  "SERROR",   "NO_TX", ""};
-  static constexpr const char* kNewNames[] = {"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1",
-                                              "ARCH_2",     "ARCH_3",     "ARCH_4",     "ARCH_5"};
-  unsigned type = (flags >> 20) & 15;
-  if (type == 0) return "";
-  if (type == 15) {
-    unsigned nt = (flags >> 26) & 15;
-    return nt < std::size(kNewNames) ? kNewNames[nt] : "(null)";
-  }
-  return kNames[type];
-}
-
 void print_callchain(OutBuffer& out, const Evsel& evsel, const Sample& s) {
   const U64Array& ips = s.callchain;
   if ((evsel.attr.branch_sample_type & kBranchSampleCallStack) && s.has_branch_stack) {
@@ -73,7 +56,7 @@ void print_branch_stack(OutBuffer& out, const BranchStack& b, bool callstack) {
       uint64_t f = e.flags;
       out.print("..... {:2d}: {:016x} -> {:016x} {} cycles {}{}{}{} {:x} {}\n", i, e.from, e.to,
                 (f >> 4) & 0xffff, (f & 1) ? "M" : " ", (f & 2) ? "P" : " ", (f & 8) ? "A" : " ",
-                (f & 4) ? "T" : " ", (f >> 33) & 0x7fffffff, branch_type(f));
+                (f & 4) ? "T" : " ", (f >> 33) & 0x7fffffff, branch_type_text(BranchFlags(f)));
     } else if (i == 0) {
       out.print("..... {:2d}: {:016x}\n..... {:2d}: {:016x}\n", i, e.to, i + 1, e.from);
     } else {

@@ -59,7 +59,11 @@ void append_chain_value(fmt::memory_buffer& b, ChainValue how, uint64_t period, 
 class GraphPrinter {
  public:
   GraphPrinter(const Hists& hists, const ReportPrintOptions& opts, OutBuffer& out)
-      : tree_(hists.tree()), opts_(opts), out_(out), b_(out.buffer()) {}
+      : tree_(hists.tree()),
+        opts_(opts),
+        out_(out),
+        b_(out.buffer()),
+        branch_counts_(hists.config().show_branchflag_count) {}
 
   // callchain__fprintf_graph().
   void print(NodeId root, uint64_t total_samples, uint64_t parent_samples, uint64_t min_hit,
@@ -87,7 +91,7 @@ class GraphPrinter {
           } else {
             left(left_margin);
           }
-          name(tree_.node(n).frame);
+          name(n);
           b_.push_back('\n');
           if (++entries_printed == opts_.chain_print_limit) break;
         }
@@ -127,7 +131,20 @@ class GraphPrinter {
     for (int i = 0; i < left_margin; ++i) b_.push_back(' ');
   }
 
-  void name(const ChainFrame& f) { append_frame_name(b_, f, tree_.srcline(f)); }
+  // callchain_list__sym_name(), then with show_branchflag_count the node's branch counts
+  // (callchain_list_counts__printf_value()).
+  void name(NodeId n) {
+    const ChainFrame& f = tree_.node(n).frame;
+    append_frame_name(b_, f, tree_.srcline(f));
+    if (!branch_counts_) return;
+    counts_text_.clear();
+    if (const ChainBranchCounts* c = tree_.branch_counts(n)) {
+      c->append_text(counts_text_);
+    } else {
+      ChainBranchCounts().append_text(counts_text_);
+    }
+    b_.append(counts_text_);
+  }
 
   void value(uint64_t cumul, uint64_t cumul_count, uint64_t total) {
     append_chain_value(b_, opts_.chain_value, cumul, cumul_count, total);
@@ -144,8 +161,8 @@ class GraphPrinter {
   }
 
   // ipchain__fprintf_graph(): one frame; the first of a node carries its value.
-  void frame_line(uint64_t cumul, uint64_t cumul_count, const ChainFrame& f, int depth,
-                  uint32_t depth_mask, int period, uint64_t total, int left_margin) {
+  void frame_line(uint64_t cumul, uint64_t cumul_count, NodeId n, int depth, uint32_t depth_mask,
+                  int period, uint64_t total, int left_margin) {
     left(left_margin);
     for (int i = 0; i < depth; ++i) {
       b_.push_back(depth_mask & bit(i) ? '|' : ' ');
@@ -157,7 +174,7 @@ class GraphPrinter {
         b_.append(std::string_view("          "));
       }
     }
-    name(f);
+    name(n);
     b_.push_back('\n');
   }
 
@@ -181,8 +198,8 @@ class GraphPrinter {
       NodeId end = tree_.compressed_end(kids[k]);
       int i = 0;
       for (NodeId n = kids[k];; n = tree_.node(n).first_child) {
-        frame_line(child.cumul, child.cumul_count, tree_.node(n).frame, depth, new_depth_mask, i++,
-                   total_samples, left_margin);
+        frame_line(child.cumul, child.cumul_count, n, depth, new_depth_mask, i++, total_samples,
+                   left_margin);
         if (n == end) break;
       }
       const CallTree::Node& e = tree_.node(end);
@@ -219,6 +236,8 @@ class GraphPrinter {
   const ReportPrintOptions& opts_;
   OutBuffer& out_;
   fmt::memory_buffer& b_;
+  const bool branch_counts_;
+  std::string counts_text_;
   uint64_t min_hit_ = 0;
 };
 

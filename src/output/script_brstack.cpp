@@ -14,33 +14,6 @@ using namespace script;  // NOLINT: the field bits
 
 namespace {
 
-// struct perf_branch_entry's flag bits (include/uapi/linux/perf_event.h, perf 6.1):
-// mispred:1, predicted:1, in_tx:1, abort:1, cycles:16, type:4, spec:2, new_type:4, priv:3.
-struct BranchFlags {
-  explicit BranchFlags(uint64_t f) : bits(f) {}
-  bool mispred() const { return bits & 1; }
-  bool predicted() const { return bits & 2; }
-  bool in_tx() const { return bits & 4; }
-  bool abort() const { return bits & 8; }
-  unsigned cycles() const { return (bits >> 4) & 0xffff; }
-  unsigned type() const { return (bits >> 20) & 0xf; }
-  unsigned new_type() const { return (bits >> 26) & 0xf; }
-  uint64_t bits;
-};
-
-// util/branch.c get_branch_type(): "" for PERF_BR_UNKNOWN, branch_new_type_name() for
-// PERF_BR_EXTEND_ABI (the x86 build's names; past PERF_BR_NEW_MAX perf passes NULL to "%s",
-// which glibc prints as "(null)"), else branch_type_name().
-std::string_view branch_type(const BranchFlags& f) {
-  static constexpr std::string_view kTypes[] = {
-      "",       "COND",      "UNCOND",   "IND",  "CALL", "IND_CALL", "RET",   "SYSCALL",
-      "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ",  "SERROR",   "NO_TX", ""};
-  static constexpr std::string_view kNewTypes[] = {
-      "FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1", "ARCH_2", "ARCH_3", "ARCH_4", "ARCH_5"};
-  if (f.type() == 15) return f.new_type() < 8 ? kNewTypes[f.new_type()] : "(null)";
-  return kTypes[f.type()];
-}
-
 // print_bstack_flags(): "/%c/%c/%c/%d/%s ", mispred_str() first.
 void print_flags(OutBuffer& out, const BranchFlags& f) {
   char pred = !(f.mispred() || f.predicted()) ? '-' : f.predicted() ? 'P' : 'M';
@@ -53,7 +26,7 @@ void print_flags(OutBuffer& out, const BranchFlags& f) {
   out.put('/');
   out.dec(f.cycles());
   out.put('/');
-  out.write(branch_type(f));
+  out.write(std::string_view(branch_type_text(f)));
   out.put(' ');
 }
 

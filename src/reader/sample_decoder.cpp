@@ -46,6 +46,28 @@ ReadValue SampleRead::group_value(size_t i, uint64_t read_format) const {
   return v;
 }
 
+const char* branch_type_name(unsigned type) {
+  static constexpr const char* kNames[kBranchTypeMax] = {
+      "N/A",    "COND",      "UNCOND",   "IND",  "CALL", "IND_CALL", "RET",   "SYSCALL",
+      "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ",  "SERROR",   "NO_TX", ""};
+  return type < kBranchTypeMax ? kNames[type] : nullptr;
+}
+
+const char* branch_new_type_name(unsigned new_type) {
+  static constexpr const char* kNames[kBranchNewTypeMax] = {
+      "FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1", "ARCH_2", "ARCH_3", "ARCH_4", "ARCH_5"};
+  return new_type < kBranchNewTypeMax ? kNames[new_type] : nullptr;
+}
+
+const char* branch_type_text(BranchFlags f) {
+  if (f.type() == kBranchTypeUnknown) return "";
+  if (f.type() == kBranchTypeExtendAbi) {
+    const char* name = branch_new_type_name(f.new_type());
+    return name ? name : "(null)";
+  }
+  return branch_type_name(f.type());
+}
+
 BranchEntry BranchStack::entry(size_t i) const {
   U64Array words(entries.subspan(i * 24, 24), order);
   BranchEntry e{words[0], words[1], words[2]};

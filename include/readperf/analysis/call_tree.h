@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -42,6 +43,42 @@ struct ChainFrame {
   // The cursor node's srcline with `-g address` or `-g srcline` (machine.c
   // callchain_srcline()): an index into the tree's srcline table, 0 for none (NULL).
   uint32_t srcline = 0;
+};
+
+// A call-chain frame made from a branch (machine.c add_callchain_ip() with branch = true:
+// `--branch-history`, `-g branch`): its flags, and for the branch's target the source it came
+// from; the iterations remove_loops() cut after a branch's source.
+struct ChainBranch {
+  bool branch = false;
+  uint64_t from = 0;   // branch_from: nonzero on the branch's target
+  uint64_t flags = 0;  // struct perf_branch_entry's flag bits
+  uint32_t nr_loop_iter = 0;
+  uint64_t iter_cycles = 0;
+};
+
+// callchain.h struct callchain_list's branch counters with its branch_type_stat (branch.h):
+// what `--branch-history` prints after each call-graph line of a recording with branch
+// stacks (callchain.c callchain_list_counts__printf_value()).
+struct ChainBranchCounts {
+  uint64_t branch_count = 0;
+  uint64_t predicted_count = 0;
+  uint64_t abort_count = 0;
+  uint64_t cycles_count = 0;
+  uint64_t iter_count = 0;
+  uint64_t iter_cycles = 0;
+  uint64_t from_count = 0;
+  bool branch_to = false;
+  uint64_t type_counts[16] = {};     // PERF_BR_MAX
+  uint64_t new_type_counts[8] = {};  // PERF_BR_NEW_MAX
+  uint64_t cond_fwd = 0, cond_bwd = 0, cross_4k = 0, cross_2m = 0;
+
+  // callchain.c fill_node() (`new_node`) / match_chain(): one more cursor node at this
+  // frame (`ip`).
+  void add(const ChainBranch& b, uint64_t ip, bool new_node);
+  // callchain.c counts_str_build(): " (calltrace)" for a frame no branch made, else its
+  // branch types, predicted and abort shares for a target, cycles and iterations for a
+  // source; empty when there is nothing to say.
+  void append_text(std::string& out) const;
 };
 
 // callchain_param.key: what joins frames into one node (`-g function|address|srcline`).
@@ -87,6 +124,15 @@ class CallTree {
   // first) below `root` and adds `period` where it ends, which it returns. An empty chain
   // adds nothing (kNone).
   NodeId append(NodeId root, std::span<const ChainFrame> frames, uint64_t period);
+  // The same, each frame's branch (as many as `frames`) counted on the node it reaches
+  // (symbol_conf.show_branchflag_count).
+  NodeId append(NodeId root, std::span<const ChainFrame> frames,
+                std::span<const ChainBranch> branches, uint64_t period);
+  // The branch counters of a node; null when no chain with branches was appended.
+  const ChainBranchCounts* branch_counts(NodeId id) const {
+    return id < branch_counts_.size() ? &branch_counts_[id] : nullptr;
+  }
+  bool counts_branches() const { return !branch_counts_.empty(); }
   // Another chain ending at `end`, a node append() returned.
   void bump(NodeId end, uint64_t period, uint64_t count = 1) {
     nodes_[end].hit += period;
@@ -121,6 +167,7 @@ class CallTree {
   void merge_branch(NodeId dst, NodeId node, std::vector<ChainFrame>& path);
 
   std::vector<Node> nodes_;
+  std::vector<ChainBranchCounts> branch_counts_;  // by NodeId, once a branch was counted
   bool finished_ = false;
   ChainKey key_ = ChainKey::kFunction;
   const std::vector<std::string_view>* srclines_ = nullptr;

@@ -80,6 +80,10 @@ struct HistConfig {
   // The session's cgroup paths (PERF_RECORD_CGROUP), read when the report prints `--sort
   // cgroup` (owned by the caller, alive as long as the histogram); null: none.
   const CgroupTable* cgroups = nullptr;
+  // symbol_conf.show_branchflag_count (`--branch-history` on a recording with the
+  // BRANCH_STACK feature): call-tree frames count the branches that made them
+  // (HistFrame::branch), printed after each call-graph line.
+  bool show_branchflag_count = false;
 };
 
 // One entry of perf's --hierarchy tree: the entries of its parent's with the same value of
@@ -136,6 +140,8 @@ struct HistFrame {
   // he->ip)): the sample's own address unmapped from its map-relative form, i.e. the ip;
   // a call-chain frame's he->ip is already the ip, and perf unmaps it once more.
   uint64_t unmapped_ip = 0;
+  // A call-chain frame a branch made, with show_branchflag_count.
+  ChainBranch branch;
 };
 
 // What one sample brings (hist_entry_iter__add's inputs).
@@ -397,6 +403,7 @@ class Hists {
   std::vector<uint32_t> order_;
   CallTree tree_;
   std::vector<ChainFrame> scratch_;
+  std::vector<ChainBranch> branch_scratch_;  // with show_branchflag_count
   std::vector<CallTree::NodeId> leaves_;
 
   std::vector<std::string> comms_;

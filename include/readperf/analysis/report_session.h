@@ -51,6 +51,10 @@ struct ReportSetup {
   // report's max_stack (PERF_MAX_STACK_DEPTH): call-chain entries beyond it are dropped,
   // counted from the end the chain is walked from.
   uint32_t max_stack = 127;
+  // callchain_param.branch_callstack (`--branch-history`, `-g branch`): samples with branch
+  // stacks have their branches before their call chains (ResolverOptions::branch_callstack);
+  // max_stack then bounds the branches and the chain entries each, as perf's does.
+  bool branch_callstack = false;
   // --ignore-callees REGEX (POSIX extended, as sort.c compiles it): a call-chain frame whose
   // symbol matches becomes the sample's location and its callees are forgotten. Empty: none.
   std::string ignore_callees;

@@ -34,6 +34,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "readperf/analysis/call_tree.h"
 #include "readperf/reader/event_list.h"
 #include "readperf/reader/sample.h"
 #include "readperf/session/machine.h"
@@ -77,6 +78,8 @@ struct Frame {
 
   // The address in the symbol table's coordinates, the one `sym` was found with.
   uint64_t sym_addr = 0;
+  // A frame a branch made (`--branch-history`, `--call-graph lbr`): the branch's flags.
+  ChainBranch branch;
 
   // map__fprintf_dsoname(): the dso's name, "[unknown]" without a map.
   std::string_view dso_name() const;
@@ -129,7 +132,27 @@ struct ResolverOptions {
   // only once one of its maps had a file it could read as ELF (dso__type()); without it
   // (perf's env->arch NULL), from its first map on.
   bool unwind_needs_readable_map = true;
+  // callchain_param.branch_callstack (`--branch-history`, `-g branch`): a sample with a
+  // branch stack has its branches (target, then source, newest first) before its call chain.
+  bool branch_callstack = false;
+  // symbol_conf.show_branchflag_count (`--branch-history` on a recording with the
+  // BRANCH_STACK feature): a sample without a call chain gets one from its branches.
+  bool chain_from_branches = false;
 };
+
+// One branch of a sample's stack, as machine.c remove_loops() sees it.
+struct BranchHop {
+  uint64_t from = 0;
+  uint64_t to = 0;
+  uint64_t flags = 0;
+  // struct iterations: the repetitions cut after this hop, and their cycles.
+  uint32_t nr_loop_iter = 0;
+  uint64_t iter_cycles = 0;
+};
+
+// machine.c remove_loops(): the first `nr` hops with repeated runs (loops) cut out, in place;
+// returns how many are left.
+size_t remove_branch_loops(std::vector<BranchHop>& hops, size_t nr);
 
 // unwind-libunwind.c unwind__prepare_access(): perf 6.1 as Debian builds it unwinds x86_64
 // stacks only ("unwind: target platform=%s is not supported" otherwise), so a foreign
@@ -241,6 +264,12 @@ class Resolver {
   // from the branch stack. False when the chain has no user part (perf then resolves it as
   // usual).
   bool resolve_lbr_callchain(const Thread& t, const Sample& s);
+  // resolver_branch_history.cpp: thread__resolve_callchain_sample() with
+  // callchain_param.branch_callstack, for a sample with a branch stack.
+  void resolve_branch_history(const Thread& t, const Sample& s);
+  // thread.c thread__find_cpumode_addr_location(): user, kernel, guest user, guest kernel,
+  // until one has a map.
+  Frame resolve_any_cpumode(const Thread& t, uint64_t addr);
   // resolver_unwind.cpp: the DWARF unwinding of the sample's user stack, and one unwound
   // address appended with its inline frames (machine.c unwind_entry()).
   void unwind_user(const Thread& t, const Sample& s);
@@ -253,6 +282,7 @@ class Resolver {
   SymbolCache& symbols_;
   ResolverOptions options_;
   ResolvedSample result_;
+  std::vector<BranchHop> hops_;  // resolve_branch_history()'s, reused
   const KernelSymbols* kernel_ = nullptr;
   std::unordered_map<const Dso*, DsoEntry> dsos_;
   // The last entry_for() answer (a sample's frames mostly share a few Dsos; the map's nodes

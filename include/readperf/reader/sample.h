@@ -37,6 +37,37 @@ struct SampleRead {
   ReadValue group_value(size_t i, uint64_t read_format) const;
 };
 
+// struct perf_branch_entry's flag bits (include/uapi/linux/perf_event.h, perf 6.1):
+// mispred:1, predicted:1, in_tx:1, abort:1, cycles:16, type:4, spec:2, new_type:4, priv:3.
+struct BranchFlags {
+  explicit BranchFlags(uint64_t f) : bits(f) {}
+  bool mispred() const { return bits & 1; }
+  bool predicted() const { return bits & 2; }
+  bool in_tx() const { return bits & 4; }
+  bool abort() const { return bits & 8; }
+  unsigned cycles() const { return (bits >> 4) & 0xffff; }
+  unsigned type() const { return (bits >> 20) & 0xf; }
+  unsigned new_type() const { return (bits >> 26) & 0xf; }
+  uint64_t bits;
+};
+
+// perf_event.h PERF_BR_*: the types branch_type_count() and branch_type_str() single out.
+inline constexpr unsigned kBranchTypeUnknown = 0;
+inline constexpr unsigned kBranchTypeCond = 1;
+inline constexpr unsigned kBranchTypeExtendAbi = 15;
+inline constexpr unsigned kBranchTypeMax = 16;    // PERF_BR_MAX
+inline constexpr unsigned kBranchNewTypeMax = 8;  // PERF_BR_NEW_MAX
+
+// util/branch.c branch_type_name(): "N/A" for PERF_BR_UNKNOWN, "" for PERF_BR_EXTEND_ABI,
+// null past PERF_BR_MAX; branch_new_type_name(): the x86 build's names, null past
+// PERF_BR_NEW_MAX.
+const char* branch_type_name(unsigned type);
+const char* branch_new_type_name(unsigned new_type);
+// util/branch.c get_branch_type(): "" for PERF_BR_UNKNOWN, the new type's name for
+// PERF_BR_EXTEND_ABI ("(null)", what glibc prints for perf's NULL, past PERF_BR_NEW_MAX), else
+// the type's.
+const char* branch_type_text(BranchFlags f);
+
 // One branch stack entry (perf_event.h struct perf_branch_entry), flags as a bit-field word
 // already converted to this machine's bit order.
 struct BranchEntry {
