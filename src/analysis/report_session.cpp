@@ -344,27 +344,21 @@ class ReportSink : public EventSink {
   }
 
   // machine.c ip__resolve_ams(): a branch address may be on either side of the kernel
-  // boundary, so perf tries each cpumode (thread__find_cpumode_addr_location(); the guest
-  // ones find nothing in a host report: level 'H').
-  // thread.c thread__find_cpumode_addr_location(): the first cpumode with a map for `ip`.
-  Frame find_cpumode_addr(const Thread& t, uint64_t ip) {
-    for (uint16_t cpumode : {kMiscUser, kMiscKernel}) {
-      Frame f = resolver_.resolve_addr(t, static_cast<uint8_t>(cpumode), ip);
-      if (f.map) return f;
-    }
-    return Frame{};
-  }
-
+  // boundary, so perf tries each cpumode (the guest ones find nothing in a host report:
+  // level 'H'). With srcline_from/srcline_to, sort.c addr_map_symbol__srcline():
+  // map__srcline() at the map-relative address, "??:0" without a map.
   BranchAddr branch_addr(const Thread& t, uint64_t ip) {
     BranchAddr a;
     a.addr = ip;
     a.al_addr = ip;
-    if (Frame f = find_cpumode_addr(t, ip); f.map) {
+    Frame f = resolver_.resolve_any_cpumode(t, ip);
+    if (f.map) {
       a.al_addr = f.addr;
       a.dso = f.dso;
       a.sym = f.sym;
       a.level = f.level;
     }
+    if (with_branch_srclines_) a.srcline = resolver_.srcline(f.map ? f : Frame{}, false);
     return a;
   }
 
@@ -385,7 +379,7 @@ class ReportSink : public EventSink {
   // data address by ip__resolve_data() (thread__find_symbol() in the sample's cpumode).
   MemSample resolve_mem(const Thread& t, const Sample& s) {
     MemSample m;
-    m.iaddr = mem_addr(find_cpumode_addr(t, s.ip), s.ip);
+    m.iaddr = mem_addr(resolver_.resolve_any_cpumode(t, s.ip), s.ip);
     m.daddr =
         mem_addr(resolver_.resolve_addr(t, static_cast<uint8_t>(s.cpumode()), s.addr), s.addr);
     m.phys_addr = s.phys_addr;
@@ -733,6 +727,8 @@ class ReportSink : public EventSink {
   bool cursor_set_ = false;
   const bool with_trace_ = setup_.hist.sort.has(SortKey::kTrace);
   const bool with_srcfile_ = setup_.hist.sort.has(SortKey::kSrcfile);
+  const bool with_branch_srclines_ =
+      setup_.hist.sort.has(SortKey::kSrclineFrom) || setup_.hist.sort.has(SortKey::kSrclineTo);
   // Sort keys that tell samples apart by more than their thread and addresses: repeat keys
   // carry them.
   const bool by_cpu_ = setup_.hist.sort.has(SortKey::kCpu);

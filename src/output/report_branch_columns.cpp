@@ -52,6 +52,9 @@ void widen_branch_columns(const Hists& hists, uint32_t id, bool dso_filter, Bran
   const BranchInfo& bi = hists.branch(id);
   widen_end(hists, bi.from, dso_filter, w.sym_from, w.dso_from, w.addr_from);
   widen_end(hists, bi.to, dso_filter, w.sym_to, w.dso_to, w.addr_to);
+  // hists__calc_col_len(): the srclines looked up so far (those of the sorted keys).
+  w.srcline_from = std::max(w.srcline_from, static_cast<uint32_t>(bi.from.srcline.size()));
+  w.srcline_to = std::max(w.srcline_to, static_cast<uint32_t>(bi.to.srcline.size()));
 }
 
 uint32_t branch_column_width(SortKey key, const BranchWidths& w) {
@@ -74,6 +77,12 @@ uint32_t branch_column_width(SortKey key, const BranchWidths& w) {
       break;
     case SortKey::kAddrTo:
       width = w.addr_to;
+      break;
+    case SortKey::kSrclineFrom:
+      width = w.srcline_from;
+      break;
+    case SortKey::kSrclineTo:
+      width = w.srcline_to;
       break;
     default:
       break;
@@ -109,6 +118,13 @@ void put_branch_column(fmt::memory_buffer& b, SortKey key, const Hists& hists, u
       break;
     case SortKey::kAddrTo:
       put_addr_column(b, hists.entry(id).level, bi.to, width);
+      break;
+    case SortKey::kSrclineFrom:
+      // hist_entry__srcline_from_snprintf(): "%-*.*s".
+      put_fixed(b, bi.from.srcline, width);
+      break;
+    case SortKey::kSrclineTo:
+      put_fixed(b, bi.to.srcline, width);
       break;
     case SortKey::kMispredict:
       // hist_entry__mispredict_snprintf(): "static const char *out" keeps the last text for

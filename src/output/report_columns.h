@@ -30,6 +30,7 @@ void put_key_column(fmt::memory_buffer& b, const Hists& hists, uint32_t id, Sort
 // hists->col_len[] of the branch keys (hists__calc_col_len()'s branch_info part).
 struct BranchWidths {
   uint32_t dso_from = 0, dso_to = 0, sym_from = 0, sym_to = 0, addr_from = 0, addr_to = 0;
+  uint32_t srcline_from = 0, srcline_to = 0;
 };
 
 // Widens `w` for entry `id` of a branch-mode histogram; `dso_filter`: --dsos was given

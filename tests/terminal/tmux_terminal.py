@@ -31,8 +31,11 @@ class Terminal:
         window stays open after it ends, with `DONE <status>` printed on its last line. With
         `log`, every byte written to the terminal from the command's start on is copied to that
         file (tmux pipe-pane), whatever the screen shows at the end."""
-        if self.session is not None:
-            self._tmux("kill-session", "-t", "t")
+        # The new window's session starts before the old one ends: a server left without
+        # sessions exits, and a new-session racing that exit fails.
+        old = self.session
+        self.runs = getattr(self, "runs", 0) + 1
+        name = f"t{self.runs}"
         go = os.path.join(self.tmp.name, "go")
         if os.path.exists(go):
             os.unlink(go)
@@ -52,19 +55,21 @@ class Terminal:
             f.write('echo "DONE $?"\n')
             f.write("exec sleep 600\n")
         os.chmod(script, 0o755)
-        self._tmux("new-session", "-d", "-s", "t", "-x", str(self.width), "-y",
+        self._tmux("new-session", "-d", "-s", name, "-x", str(self.width), "-y",
                    str(self.height), script)
-        self.session = "t"
+        self.session = name
+        if old is not None:
+            self._tmux("kill-session", "-t", old)
         if log:
-            self._tmux("pipe-pane", "-t", "t", "-o", f"cat >> {shlex.quote(log)}")
+            self._tmux("pipe-pane", "-t", name, "-o", f"cat >> {shlex.quote(log)}")
             open(go, "w").close()
 
     def screen(self):
         """The visible screen, one string per line (rows a long line wrapped onto joined)."""
-        return self._tmux("capture-pane", "-p", "-J", "-t", "t").rstrip("\n").split("\n")
+        return self._tmux("capture-pane", "-p", "-J", "-t", self.session).rstrip("\n").split("\n")
 
     def keys(self, *keys):
-        self._tmux("send-keys", "-t", "t", *keys)
+        self._tmux("send-keys", "-t", self.session, *keys)
 
     def wait_for(self, predicate, timeout=60):
         """Polls the screen until predicate(rows) holds; returns the rows, or raises."""

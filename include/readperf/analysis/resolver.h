@@ -183,6 +183,9 @@ class Resolver {
   // kernel boundary implies (machine__addr_cpumode) when the first look finds no map; how
   // perf resolves a sample's `addr`.
   Frame resolve_addr_fb(const Thread& t, uint8_t cpumode, uint64_t addr);
+  // thread.c thread__find_cpumode_addr_location(): user, kernel, guest user, guest kernel,
+  // until one has a map (the last look's frame when none has).
+  Frame resolve_any_cpumode(const Thread& t, uint64_t addr);
   // thread__find_map_fb(): the map alone (no symbols loaded), with the same retry.
   const Map* find_map_fb(const Thread& t, uint8_t cpumode, uint64_t addr);
   // dso->adjust_symbols as perf has it now: set when dso__load() read a user-space DSO's
@@ -267,9 +270,7 @@ class Resolver {
   // resolver_branch_history.cpp: thread__resolve_callchain_sample() with
   // callchain_param.branch_callstack, for a sample with a branch stack.
   void resolve_branch_history(const Thread& t, const Sample& s);
-  // thread.c thread__find_cpumode_addr_location(): user, kernel, guest user, guest kernel,
-  // until one has a map.
-  Frame resolve_any_cpumode(const Thread& t, uint64_t addr);
+
   // resolver_unwind.cpp: the DWARF unwinding of the sample's user stack, and one unwound
   // address appended with its inline frames (machine.c unwind_entry()).
   void unwind_user(const Thread& t, const Sample& s);
