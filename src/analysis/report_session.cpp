@@ -426,7 +426,7 @@ class ReportSink : public EventSink {
       // which sort.c sort__addr_cmp() unmaps by the target's map all the same.
       hs.self.unmapped_ip = be.to;
       if (by_addr_) {
-        if (Frame f = find_cpumode_addr(*t, be.to); f.map)
+        if (Frame f = resolver_.resolve_any_cpumode(*t, be.to); f.map)
           hs.self.unmapped_ip = f.map->unmap_ip(be.to);
       }
       hs.self.level = rs.self.level;
