@@ -196,30 +196,36 @@ std::vector<std::byte> BranchHistoryRecording() {
   // perf always writes its hostname; a byte-swapped copy's reader (perf's and readperf's)
   // keeps the other features only when it finds that bit (header.c perf_file_header__read()).
   b.AddStringFeature(kFeatHostname, "builder");
-  auto flags = [](uint64_t cycles, bool predicted) {
-    return (cycles << 4) | (predicted ? 2 : 0) | (predicted ? 0 : 1);
+  // The flags with a branch type (`-j any,save_type`): PERF_BR_* in bits 20-23, and for
+  // PERF_BR_EXTEND_ABI (15) the new type in bits 26-29.
+  enum : uint64_t { kCond = 1, kUncond = 2, kCall = 4, kRet = 6, kSysret = 8, kExtend = 15 };
+  auto flags = [](uint64_t cycles, bool predicted, uint64_t type = 0, uint64_t new_type = 0) {
+    return (cycles << 4) | (predicted ? 2 : 0) | (predicted ? 0 : 1) | (type << 20) |
+           (new_type << 26);
   };
   // leaf 0x4016c0, recurse 0x4016f0 (calls itself at 0x401712, returns to 0x401717), main
   // 0x4014f0 (returns to 0x401522), __libc_start_call_main 0x401a10 (returns to 0x401a74).
-  const std::vector<BranchEntryIn> leaf_loop = {{0x4016ea, 0x4016e0, flags(3, true)},
-                                                {0x4016ea, 0x4016e0, flags(5, true)},
-                                                {0x4016f7, 0x4016c0, flags(2, true)},
-                                                {0x401712, 0x4016f0, flags(7, false)},
-                                                {0x4016f2, 0x401700, flags(1, false)}};
+  const std::vector<BranchEntryIn> leaf_loop = {{0x4016ea, 0x4016e0, flags(3, true, kCond)},
+                                                {0x4016ea, 0x4016e0, flags(5, true, kCond)},
+                                                {0x4016f7, 0x4016c0, flags(2, true, kUncond)},
+                                                {0x401712, 0x4016f0, flags(7, false, kCall)},
+                                                {0x4016f2, 0x401700, flags(1, false, kCond)}};
   // Just entered recurse: the calls that made its chain's return addresses.
-  const std::vector<BranchEntryIn> calls = {{0x4016ed, 0x4016f0, flags(4, true)},
-                                            {0x401712, 0x4016f0, flags(6, true)},
-                                            {0x40151d, 0x4016f0, flags(9, true)},
-                                            {0x401a6f, 0x4014f0, flags(12, false)}};
+  const std::vector<BranchEntryIn> calls = {{0x4016ed, 0x4016f0, flags(4, true, kRet)},
+                                            {0x401712, 0x4016f0, flags(6, true, kCall)},
+                                            {0x40151d, 0x4016f0, flags(9, true, kCall)},
+                                            {0x401a6f, 0x4014f0, flags(12, false, kCall)}};
   // Two branches taking turns three times, then one more: a loop of two.
   const std::vector<BranchEntryIn> two_loop = {
-      {0x4016ea, 0x4016e0, flags(1, true)}, {0x4016dc, 0x4016e4, flags(1, true)},
-      {0x4016ea, 0x4016e0, flags(2, true)}, {0x4016dc, 0x4016e4, flags(2, true)},
-      {0x4016ea, 0x4016e0, flags(3, true)}, {0x4016dc, 0x4016e4, flags(3, true)},
-      {0x4016f7, 0x4016c0, flags(4, false)}};
-  // A syscall's return: the branch's source in the kernel (no map in any cpumode here).
-  const std::vector<BranchEntryIn> from_kernel = {{0xffffffff81000100, 0x4016c0, flags(9, true)},
-                                                  {0x401712, 0x4016f0, flags(2, true)}};
+      {0x4016ea, 0x4016e0, flags(1, true, kCond)},   {0x4016dc, 0x4016e4, flags(1, true, kCond)},
+      {0x4016ea, 0x4016e0, flags(2, true, kCond)},   {0x4016dc, 0x4016e4, flags(2, true, kCond)},
+      {0x4016ea, 0x4016e0, flags(3, true, kCond)},   {0x4016dc, 0x4016e4, flags(3, true, kCond)},
+      {0x4016f7, 0x4016c0, flags(4, false, kUncond)}};
+  // A syscall's return: the branch's source in the kernel (no map in any cpumode here); an
+  // alignment fault's entry (PERF_BR_EXTEND_ABI, FAULT_ALGN).
+  const std::vector<BranchEntryIn> from_kernel = {
+      {0xffffffff81000100, 0x4016c0, flags(9, true, kSysret)},
+      {0x401712, 0x4016f0, flags(2, true, kExtend, 0)}};
   const std::vector<uint64_t> deep = {0x401717, 0x401717, 0x401522, 0x401a74};
   struct Case {
     uint64_t ip;

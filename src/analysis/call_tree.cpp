@@ -131,6 +131,76 @@ CallTree::NodeId CallTree::append(NodeId root, std::span<const ChainFrame> frame
   return at;
 }
 
+void BranchTypeStat::count(uint64_t flags, uint64_t from, uint64_t to) {
+  BranchFlags f(flags);
+  if (f.type() == kBranchTypeUnknown || from == 0) return;
+  if (f.type() == kBranchTypeExtendAbi) {
+    // perf indexes its 8 counters with the 4-bit new_type; readperf drops what does not fit.
+    if (f.new_type() < kBranchNewTypeMax) ++new_counts[f.new_type()];
+  } else {
+    ++counts[f.type()];
+  }
+  if (f.type() == kBranchTypeCond) {
+    if (to > from) {
+      ++cond_fwd;
+    } else {
+      ++cond_bwd;
+    }
+  }
+  // cross_area(): in different 2 MiB, else 4 KiB, areas.
+  auto cross = [&](uint64_t size) { return (from & ~(size - 1)) != (to & ~(size - 1)); };
+  if (cross(2 << 20)) {
+    ++cross_2m;
+  } else if (cross(4096)) {
+    ++cross_4k;
+  }
+}
+
+int BranchTypeStat::append_names(std::string& out) const {
+  uint64_t total = 0;
+  for (uint64_t c : counts) total += c;
+  for (uint64_t c : new_counts) total += c;
+  if (total == 0) return 0;
+  int names = 0;
+  auto name = [&](const char* s) {
+    out += names++ ? " " : " (";
+    out += s ? s : "(null)";
+  };
+  if (cond_fwd) name("COND_FWD");
+  if (cond_bwd) name("COND_BWD");
+  for (unsigned t = 0; t < kBranchTypeMax; ++t) {
+    if (t != kBranchTypeCond && counts[t]) name(branch_type_name(t));
+  }
+  for (unsigned t = 0; t < kBranchNewTypeMax; ++t) {
+    if (new_counts[t]) name(branch_new_type_name(t));
+  }
+  if (cross_4k) name("CROSS_4K");
+  if (cross_2m) name("CROSS_2M");
+  return names;
+}
+
+void BranchTypeStat::append_display(std::string& out) const {
+  // The total is of the PERF_BR_* counts alone; the new types' shares are of it too.
+  uint64_t total = 0;
+  for (uint64_t c : counts) total += c;
+  if (total == 0) return;
+  out += "\n#\n# Branch Statistics:\n#";
+  auto line = [&](const char* name, uint64_t n) {
+    out += fmt::format("\n{:>8}: {:5.1f}%", name ? name : "(null)",
+                       100.0 * static_cast<double>(n) / static_cast<double>(total));
+  };
+  if (cond_fwd) line("COND_FWD", cond_fwd);
+  if (cond_bwd) line("COND_BWD", cond_bwd);
+  if (cross_4k) line("CROSS_4K", cross_4k);
+  if (cross_2m) line("CROSS_2M", cross_2m);
+  for (unsigned t = 0; t < kBranchTypeMax; ++t) {
+    if (counts[t]) line(branch_type_name(t), counts[t]);
+  }
+  for (unsigned t = 0; t < kBranchNewTypeMax; ++t) {
+    if (new_counts[t]) line(branch_new_type_name(t), new_counts[t]);
+  }
+}
+
 void ChainBranchCounts::add(const ChainBranch& b, uint64_t ip, bool new_node) {
   if (!b.branch) return;
   ++branch_count;
@@ -140,28 +210,7 @@ void ChainBranchCounts::add(const ChainBranch& b, uint64_t ip, bool new_node) {
     branch_to = true;
     if (f.predicted()) ++predicted_count;
     if (f.abort()) ++abort_count;
-    // branch.c branch_type_count().
-    if (f.type() == kBranchTypeUnknown) return;
-    if (f.type() == kBranchTypeExtendAbi) {
-      // perf indexes its 8 counters with the 4-bit new_type; readperf drops what does not fit.
-      if (f.new_type() < kBranchNewTypeMax) ++new_type_counts[f.new_type()];
-    } else {
-      ++type_counts[f.type()];
-    }
-    if (f.type() == kBranchTypeCond) {
-      if (ip > b.from) {
-        ++cond_fwd;
-      } else {
-        ++cond_bwd;
-      }
-    }
-    // cross_area(): in different 2 MiB, else 4 KiB, areas.
-    auto cross = [&](uint64_t size) { return (b.from & ~(size - 1)) != (ip & ~(size - 1)); };
-    if (cross(2 << 20)) {
-      ++cross_2m;
-    } else if (cross(4096)) {
-      ++cross_4k;
-    }
+    types.count(b.flags, b.from, ip);
   } else {
     branch_to = false;
     cycles_count += f.cycles();
@@ -180,26 +229,8 @@ void ChainBranchCounts::append_text(std::string& out) const {
   int items = 0;
   auto open = [&] { out += items++ ? " " : " ("; };
   if (branch_to) {
-    // branch_to_str(): branch.c branch_type_str() first.
-    uint64_t total = 0;
-    for (uint64_t c : type_counts) total += c;
-    for (uint64_t c : new_type_counts) total += c;
-    if (total) {
-      auto name = [&](const char* s) {
-        open();
-        out += s ? s : "(null)";
-      };
-      if (cond_fwd) name("COND_FWD");
-      if (cond_bwd) name("COND_BWD");
-      for (unsigned t = 0; t < kBranchTypeMax; ++t) {
-        if (t != kBranchTypeCond && type_counts[t]) name(branch_type_name(t));
-      }
-      for (unsigned t = 0; t < kBranchNewTypeMax; ++t) {
-        if (new_type_counts[t]) name(branch_new_type_name(t));
-      }
-      if (cross_4k) name("CROSS_4K");
-      if (cross_2m) name("CROSS_2M");
-    }
+    // branch_to_str(): the types first.
+    items = types.append_names(out);
     // count_float_printf(): the share is a float, printed "%.1f%%"; abort only from 0.1%.
     auto share = [&](const char* what, uint64_t n, float threshold) {
       float v =

@@ -431,7 +431,11 @@ class ReportSink : public EventSink {
       }
       hs.self.level = rs.self.level;
       hs.branch = &bi;
-      hists.add(hs);
+      hists.add(hs, &plan_);
+      // hist_iter__branch_callback() counts he->branch_info: the branch that made the entry
+      // this one joined, not this branch.
+      const BranchInfo& entry = hists.branch(plan_[0]);
+      data_.branch_types.count(entry.flags, entry.from.addr, entry.to.addr);
     }
   }
 

@@ -484,6 +484,11 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   // comparison with perf (the goldens, ../shared/bench) leaves it out.
   if (!opts.quiet) out.print("#\n#\n");
   if (thread_values) thread_values->print(out, opts.pretty == "raw");
+  if (setup.hist.branch_mode) {
+    std::string stats;
+    data->branch_types.append_display(stats);
+    out.write(stats);
+  }
   out.flush();
   return 0;
 }

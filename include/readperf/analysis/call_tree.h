@@ -56,6 +56,23 @@ struct ChainBranch {
   uint64_t iter_cycles = 0;
 };
 
+// branch.h struct branch_type_stat: branches by type, conditional ones by direction, and
+// those crossing a 4 KiB or 2 MiB boundary.
+struct BranchTypeStat {
+  uint64_t counts[16] = {};     // PERF_BR_MAX
+  uint64_t new_counts[8] = {};  // PERF_BR_NEW_MAX
+  uint64_t cond_fwd = 0, cond_bwd = 0, cross_4k = 0, cross_2m = 0;
+
+  // branch.c branch_type_count(): nothing for PERF_BR_UNKNOWN or a source of 0.
+  void count(uint64_t flags, uint64_t from, uint64_t to);
+  // branch.c branch_type_str(): " (NAME NAME ..." as callchain counts print them; the
+  // number of names written.
+  int append_names(std::string& out) const;
+  // branch.c branch_type_stat_display(): the "# Branch Statistics:" block after a
+  // branch-mode report, nothing when no branch had a type.
+  void append_display(std::string& out) const;
+};
+
 // callchain.h struct callchain_list's branch counters with its branch_type_stat (branch.h):
 // what `--branch-history` prints after each call-graph line of a recording with branch
 // stacks (callchain.c callchain_list_counts__printf_value()).
@@ -68,9 +85,7 @@ struct ChainBranchCounts {
   uint64_t iter_cycles = 0;
   uint64_t from_count = 0;
   bool branch_to = false;
-  uint64_t type_counts[16] = {};     // PERF_BR_MAX
-  uint64_t new_type_counts[8] = {};  // PERF_BR_NEW_MAX
-  uint64_t cond_fwd = 0, cond_bwd = 0, cross_4k = 0, cross_2m = 0;
+  BranchTypeStat types;
 
   // callchain.c fill_node() (`new_node`) / match_chain(): one more cursor node at this
   // frame (`ip`).

@@ -93,6 +93,9 @@ struct EventGroup {
 struct ReportData {
   std::vector<std::unique_ptr<Hists>> hists;  // by event index; null for events never sampled
   uint64_t total_lost_samples = 0;            // evlist->stats.total_lost_samples
+  // Branch mode: the types of the branches added (builtin-report.c
+  // hist_iter__branch_callback(), every event's), for the statistics after the report.
+  BranchTypeStat branch_types;
   // Every group the recording has (also under --no-group: perf's "of events" counts its
   // members); under event_group the leaders' hists are linked to their members'.
   std::vector<EventGroup> groups;
