@@ -157,7 +157,7 @@ class ReportSink : public EventSink {
     if (!version_seen_ && pd_.features().version) {
       version_seen_ = true;
       state_->symbols.set_demangle_params(
-          perf_version_demangles_with_params(*pd_.features().version));
+          perf_version_demangles_with_params(*pd_.features().version) || setup_.hist.verbose);
     }
     switch (r.type) {
       case kRecordSample:
@@ -194,6 +194,11 @@ class ReportSink : public EventSink {
       if (!fl.symbols.empty()) config.filter_lists |= kHistFilterSymbol;
       config.chain_srclines = &state_->chain_srclines;
       config.cgroups = &state_->machine.cgroups();
+      if (config.verbose) {
+        config.symtab_origin = [r = &state_->resolver](const Dso* d) {
+          return r->symtab_origin(d);
+        };
+      }
       // hist.c evsel__output_resort_cb(): "use_callchain |= show_branchflag_count".
       config.chains_sorted = (evsel.attr.sample_type & kSampleCallchain) ||
                              setup_.show_ref_callgraph || setup_.hist.show_branchflag_count;

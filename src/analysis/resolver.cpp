@@ -236,6 +236,16 @@ Frame Resolver::resolve_addr_fb(const Thread& t, uint8_t cpumode, uint64_t addr)
   return resolve_addr(t, other, addr);
 }
 
+char Resolver::symtab_origin(const Dso* dso) const {
+  auto it = dsos_.find(dso);
+  if (!dso || it == dsos_.end()) return '!';
+  const DsoEntry& e = it->second;
+  if (e.user) return static_cast<char>(e.user->origin);
+  // DSO_BINARY_TYPE__KALLSYMS for the kernel and the modules kallsyms split off.
+  if (e.kernel || e.module) return kernel_ && kernel_->found() ? 'k' : '!';
+  return '!';
+}
+
 uint8_t Resolver::addr_cpumode(uint8_t cpumode, uint64_t addr) const {
   // machine.c machine__addr_cpumode() (single address space: every arch but sparc).
   if (addr >= options_.kernel_start) {

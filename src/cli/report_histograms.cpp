@@ -368,9 +368,11 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.symbols.demangle = !opts.no_demangle;
   setup.symbols.full_source_path = opts.full_source_path;
   setup.symbols.recorded_os_release = pd.features().os_release.value_or("");
-  // A pipe's version comes later, as a record (report_session.cpp).
+  // A pipe's version comes later, as a record (report_session.cpp). Under -v perf 6.1
+  // demangles with parameters too (symbol-elf.c demangle_sym(): DMGL_PARAMS | DMGL_ANSI when
+  // verbose > 0).
   setup.symbols.demangle_params =
-      perf_version_demangles_with_params(pd.features().version.value_or(""));
+      perf_version_demangles_with_params(pd.features().version.value_or("")) || opts.verbose > 0;
   TraceTexts trace_texts(pd, opts.raw_trace);
   if (spec->has(SortKey::kTrace)) {
     setup.trace_text = [&](const Evsel& e, const Sample& s, Resolver& r, const Thread& t) {

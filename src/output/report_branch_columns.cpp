@@ -29,7 +29,13 @@ void widen_end(const Hists& hists, const BranchAddr& a, bool dso_filter, uint32_
 // sort.c _hist_entry__addr_snprintf(): as the symbol column, with the offset in the symbol.
 void put_addr_column(fmt::memory_buffer& b, char level, const BranchAddr& a, uint32_t width) {
   if (!a.sym || !a.dso) {
-    put_sym_column(b, level, nullptr, a.al_addr, 0, width);
+    // No -v columns here: "[%c] " and "%-#.*llx" of the address.
+    fmt::format_to(std::back_inserter(b), "[{}] ", level);
+    if (a.al_addr) {
+      fmt::format_to(std::back_inserter(b), "0x{:016x}", a.al_addr);
+    } else {
+      b.append(std::string_view("0000000000000000"));
+    }
     return;
   }
   size_t start = b.size();
@@ -105,12 +111,12 @@ void put_branch_column(fmt::memory_buffer& b, SortKey key, const Hists& hists, u
       dso(bi.to);
       break;
     case SortKey::kSymFrom:
-      put_sym_column(b, bi.from.level, bi.from.dso ? bi.from.sym : nullptr, bi.from.al_addr,
-                     bi.from.sym ? bi.from.sym->start : 0, width);
+      put_sym_column(b, hists, bi.from.dso, bi.from.level, bi.from.dso ? bi.from.sym : nullptr,
+                     bi.from.al_addr, bi.from.sym ? bi.from.sym->start : 0, width);
       break;
     case SortKey::kSymTo:
-      put_sym_column(b, bi.to.level, bi.to.dso ? bi.to.sym : nullptr, bi.to.al_addr,
-                     bi.to.sym ? bi.to.sym->start : 0, width);
+      put_sym_column(b, hists, bi.to.dso, bi.to.level, bi.to.dso ? bi.to.sym : nullptr,
+                     bi.to.al_addr, bi.to.sym ? bi.to.sym->start : 0, width);
       break;
     case SortKey::kAddrFrom:
       // hist_entry__addr_from_snprintf() prints the entry's level, not the address's.

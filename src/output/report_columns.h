@@ -18,9 +18,10 @@ inline constexpr uint32_t kUnresolvedWidth = 16;
 void put_fixed(fmt::memory_buffer& b, std::string_view s, uint32_t width);
 
 // sort.c _hist_entry__sym_snprintf(): "[level] name", or the address without a symbol; a
-// data symbol's offset is `ip - sym_base`.
-void put_sym_column(fmt::memory_buffer& b, char level, const Symbol* sym, uint64_t ip,
-                    uint64_t sym_base, uint32_t width);
+// data symbol's offset is `ip - sym_base`. Under -v (hists' config), first the address and
+// where the symbols of `dso` (the map's) came from.
+void put_sym_column(fmt::memory_buffer& b, const Hists& hists, const Dso* dso, char level,
+                    const Symbol* sym, uint64_t ip, uint64_t sym_base, uint32_t width);
 
 // sort.c's se_snprintf functions: what sort key `key`'s column shows for entry `id`, padded
 // or cut to `width` as perf does (branch keys through put_branch_column()).

@@ -19,9 +19,16 @@ void put_fixed(fmt::memory_buffer& b, std::string_view s, uint32_t width) {
   if (s.size() < width) b.append(std::string(width - s.size(), ' '));
 }
 
-void put_sym_column(fmt::memory_buffer& b, char level, const Symbol* sym, uint64_t ip,
-                    uint64_t sym_base, uint32_t width) {
+void put_sym_column(fmt::memory_buffer& b, const Hists& hists, const Dso* dso, char level,
+                    const Symbol* sym, uint64_t ip, uint64_t sym_base, uint32_t width) {
   size_t start = b.size();
+  if (hists.config().verbose) {
+    // "%-#*llx %c ", BITS_PER_LONG / 4 + 2 wide ('#' gives 0 no "0x"); the kernel's
+    // addresses need no unmapping from kallsyms.
+    char origin = dso && hists.config().symtab_origin ? hists.config().symtab_origin(dso) : '!';
+    std::string rip = ip ? fmt::format("{:#x}", ip) : "0";
+    fmt::format_to(std::back_inserter(b), "{:<18} {} ", rip, origin);
+  }
   fmt::format_to(std::back_inserter(b), "[{}] ", level);
   if (sym) {
     if (sym->type == kTypeObject) {
@@ -69,7 +76,7 @@ void put_key_column(fmt::memory_buffer& b, const Hists& hists, uint32_t id, Sort
     case SortKey::kSymbol:
       // "ip - map->unmap_ip(map, sym->start)": a call-chain entry's ip is an address,
       // a sample's own is map-relative.
-      put_sym_column(b, e.level, e.sym, e.ip, e.sym_base, width);
+      put_sym_column(b, hists, e.dso, e.level, e.sym, e.ip, e.sym_base, width);
       break;
     case SortKey::kIpcNull:
       put_fixed(b, "-      -", width);

@@ -100,7 +100,7 @@ void put_mem_column(fmt::memory_buffer& b, SortKey key, const Hists& hists, uint
       // hist_entry__daddr_snprintf() / __iaddr_snprintf(): _hist_entry__sym_snprintf() of
       // the address at the entry's own level.
       const MemAddr& a = key == SortKey::kSymbolDaddr ? m.daddr : m.iaddr;
-      put_sym_column(b, e.level, a.sym, a.addr, a.addr - a.sym_offset, width);
+      put_sym_column(b, hists, a.dso, e.level, a.sym, a.addr, a.addr - a.sym_offset, width);
       break;
     }
     case SortKey::kDcacheline: {
@@ -116,7 +116,8 @@ void put_mem_column(fmt::memory_buffer& b, SortKey key, const Hists& hists, uint
       } else if (!a.dso) {
         level = 'X';
       }
-      put_sym_column(b, level, a.sym, cl_address(a.al_addr), a.addr - a.sym_offset, width);
+      put_sym_column(b, hists, a.dso, level, a.sym, cl_address(a.al_addr), a.addr - a.sym_offset,
+                     width);
       break;
     }
     case SortKey::kDsoDaddr:

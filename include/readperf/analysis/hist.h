@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -45,6 +46,9 @@ struct HistConfig {
   bool use_callchain = false;  // symbol_conf.use_callchain: entries keep call-chain trees
   bool caller_order = false;   // callchain_param.order == ORDER_CALLER
   bool verbose = false;        // DSOs by long name (sort.c under verbose)
+  // Under verbose, the letter of where a DSO's symbols came from, which the symbol columns
+  // show before the level (sort.c _hist_entry__sym_snprintf()).
+  std::function<char(const Dso*)> symtab_origin;
   bool show_nr_samples = false;
   bool filter_relative = false;  // symbol_conf.filter_relative: --percentage relative
   // hists->symbol_filter_str (--symbol-filter): entries whose symbol name does not contain

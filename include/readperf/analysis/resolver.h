@@ -192,6 +192,9 @@ class Resolver {
   // symbols from an ELF file (symbol-elf.c symsrc__init()), so false for one not loaded yet
   // or not found, and for the kernel read from kallsyms.
   bool adjusts_symbols(const Dso* dso) const;
+  // dso.c dso__symtab_origin(): the letter of where a DSO's symbols came from ('B' the
+  // build-id cache, 'k' kallsyms, ...), '!' for none or a DSO not loaded.
+  char symtab_origin(const Dso* dso) const;
 
   // thread.c thread__memcpy(): up to `len` bytes of the code at `ip` in `t`'s maps, read from
   // the mapped file (perf's dso__data_read_offset()); 0 without a map or a readable file (the
