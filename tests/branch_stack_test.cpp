@@ -91,6 +91,12 @@ PerfDataBuilder SpinBranchRecording(uint64_t sample_type, uint64_t branch_sample
   return b;
 }
 
+// One sample of spin-fp's process (pid and tid 42) at `ip` and `time`, of perf's default
+// cycles:u period; the caller adds its chain and branches.
+SampleFields SpinSample(uint64_t ip, uint64_t time) {
+  return {.ip = ip, .pid = 42, .tid = 42, .time = time, .period = 100003};
+}
+
 std::vector<std::byte> LbrRecording() {
   // PERF_SAMPLE_BRANCH_USER with the call stack.
   PerfDataBuilder b = SpinBranchRecording(
@@ -170,12 +176,9 @@ std::vector<std::byte> AnyBranchRecording() {
                         {0x4016c3, &path}, {0x4016e4, &mid_insn}, {0x4016e4, &from_kernel}};
   uint64_t time = 10;
   for (const Case& c : cases) {
-    b.AddSample({.ip = c.ip,
-                 .pid = 42,
-                 .tid = 42,
-                 .time = time++,
-                 .period = 100003,
-                 .branches = *c.branches});
+    SampleFields f = SpinSample(c.ip, time++);
+    f.branches = *c.branches;
+    b.AddSample(f);
   }
   return b.Build();
 }
@@ -251,13 +254,10 @@ std::vector<std::byte> BranchHistoryRecording() {
     chain.push_back(kContextUser);
     chain.push_back(c.ip);
     chain.insert(chain.end(), c.chain.begin(), c.chain.end());
-    b.AddSample({.ip = c.ip,
-                 .pid = 42,
-                 .tid = 42,
-                 .time = time++,
-                 .period = 100003,
-                 .callchain = chain,
-                 .branches = *c.branches});
+    SampleFields f = SpinSample(c.ip, time++);
+    f.callchain = chain;
+    f.branches = *c.branches;
+    b.AddSample(f);
   }
   return b.Build();
 }
@@ -306,14 +306,11 @@ std::vector<std::byte> LbrStitchRecording() {
   };
   uint64_t time = 10;
   for (const Case& c : cases) {
-    b.AddSample({.ip = c.ip,
-                 .pid = 42,
-                 .tid = 42,
-                 .time = time++,
-                 .period = 100003,
-                 .callchain = {kContextUser, c.ip},
-                 .branches = c.branches,
-                 .hw_idx = c.hw_idx});
+    SampleFields f = SpinSample(c.ip, time++);
+    f.callchain = {kContextUser, c.ip};
+    f.branches = c.branches;
+    f.hw_idx = c.hw_idx;
+    b.AddSample(f);
   }
   return b.Build();
 }
