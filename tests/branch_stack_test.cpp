@@ -91,6 +91,12 @@ PerfDataBuilder SpinBranchRecording(uint64_t sample_type, uint64_t branch_sample
   return b;
 }
 
+// One sample of spin-fp's process (pid and tid 42) at `ip` and `time`, of perf's default
+// cycles:u period; the caller adds its chain and branches.
+SampleFields SpinSample(uint64_t ip, uint64_t time) {
+  return {.ip = ip, .pid = 42, .tid = 42, .time = time, .period = 100003};
+}
+
 std::vector<std::byte> LbrRecording() {
   // PERF_SAMPLE_BRANCH_USER with the call stack.
   PerfDataBuilder b = SpinBranchRecording(
@@ -170,12 +176,9 @@ std::vector<std::byte> AnyBranchRecording() {
                         {0x4016c3, &path}, {0x4016e4, &mid_insn}, {0x4016e4, &from_kernel}};
   uint64_t time = 10;
   for (const Case& c : cases) {
-    b.AddSample({.ip = c.ip,
-                 .pid = 42,
-                 .tid = 42,
-                 .time = time++,
-                 .period = 100003,
-                 .branches = *c.branches});
+    SampleFields f = SpinSample(c.ip, time++);
+    f.branches = *c.branches;
+    b.AddSample(f);
   }
   return b.Build();
 }
@@ -251,13 +254,63 @@ std::vector<std::byte> BranchHistoryRecording() {
     chain.push_back(kContextUser);
     chain.push_back(c.ip);
     chain.insert(chain.end(), c.chain.begin(), c.chain.end());
-    b.AddSample({.ip = c.ip,
-                 .pid = 42,
-                 .tid = 42,
-                 .time = time++,
-                 .period = 100003,
-                 .callchain = chain,
-                 .branches = *c.branches});
+    SampleFields f = SpinSample(c.ip, time++);
+    f.callchain = chain;
+    f.branches = *c.branches;
+    b.AddSample(f);
+  }
+  return b.Build();
+}
+
+// `perf record --call-graph lbr` of spin-fp's binary on a PMU with 4 LBR registers
+// (CPU_PMU_CAPS "branches=4") and PERF_SAMPLE_BRANCH_HW_INDEX, for `--stitch-lbr`: each
+// stack's oldest entries are in the registers the previous stack's newest were, so perf
+// appends that stack's older sources (machine.c has_stitched_lbr()); a second stitched
+// sample in a row keeps the first's (lists), an unrelated stack drops them, the register
+// index wraps, and a shorter previous stack stitches nothing.
+std::vector<std::byte> LbrStitchRecording() {
+  PerfDataBuilder b = SpinBranchRecording(
+      kSampleIp | kSampleTid | kSampleTime | kSamplePeriod | kSampleCallchain | kSampleBranchStack,
+      1 | kBranchSampleCallStack | kBranchSampleHwIndex);
+  b.AddStringFeature(kFeatHostname, "builder");
+  // header.c write_cpu_pmu_caps(): the number of capabilities, then name and value strings.
+  ByteWriter caps;
+  auto put_string = [&](std::string_view v) {
+    uint32_t len = static_cast<uint32_t>((v.size() + 1 + 63) / 64 * 64);
+    caps.u32(len).bytes(v.data(), v.size()).zeros(len - v.size());
+  };
+  caps.u32(1);
+  put_string("branches");
+  put_string("4");
+  b.AddFeature(kFeatCpuPmuCaps, caps.take());
+  // Calls (callstack mode records calls): __libc_start_call_main -> main -> recurse ->
+  // recurse -> recurse -> leaf.
+  const BranchEntryIn libc_main{0x401a6f, 0x4014f0, 0}, main_recurse{0x40151d, 0x4016f0, 0},
+      recurse1{0x401712, 0x4016f0, 0}, recurse2{0x401712, 0x4016f0, 1 << 4},
+      to_leaf{0x4016f7, 0x4016c0, 0}, other{0x401530, 0x4016f0, 0};
+  struct Case {
+    uint64_t ip;
+    uint64_t hw_idx;
+    std::vector<BranchEntryIn> branches;  // newest first
+  };
+  const Case cases[] = {
+      {0x401700, 1, {recurse2, recurse1, main_recurse, libc_main}},
+      // Two calls later (registers 2 and 3): its oldest two are the previous newest two.
+      {0x4016e4, 3, {to_leaf, recurse2, recurse2, recurse1}},
+      // One more (register 0, wrapped): stitched again, the earlier stitch kept.
+      {0x4016e7, 0, {to_leaf, to_leaf, recurse2, recurse2}},
+      // Unrelated: nothing stitched, the kept frames dropped.
+      {0x401700, 2, {other, libc_main}},
+      // Continues a shorter stack: nothing to stitch.
+      {0x4016e4, 3, {to_leaf, other, libc_main, recurse1}},
+  };
+  uint64_t time = 10;
+  for (const Case& c : cases) {
+    SampleFields f = SpinSample(c.ip, time++);
+    f.callchain = {kContextUser, c.ip};
+    f.branches = c.branches;
+    f.hw_idx = c.hw_idx;
+    b.AddSample(f);
   }
   return b.Build();
 }
@@ -345,8 +398,8 @@ TEST(BranchStack, GoldenRecordingsAreTheBuilders) {
   for (const Golden& g :
        {Golden{"lbr", "READPERF_WRITE_LBR_GOLDEN", LbrRecording()},
         Golden{"any-branch", "READPERF_WRITE_ANY_BRANCH_GOLDEN", AnyBranchRecording()},
-        Golden{"branch-history", "READPERF_WRITE_BRANCH_HISTORY_GOLDEN",
-               BranchHistoryRecording()}}) {
+        Golden{"branch-history", "READPERF_WRITE_BRANCH_HISTORY_GOLDEN", BranchHistoryRecording()},
+        Golden{"lbr-stitch", "READPERF_WRITE_LBR_STITCH_GOLDEN", LbrStitchRecording()}}) {
     std::string path = std::string(READPERF_GOLDEN_DIR) + "/" + g.folder + "/perf.data";
     EXPECT_EQ(SyncBuilderGolden(path, g.bytes, g.write_env), g.bytes) << g.folder;
   }

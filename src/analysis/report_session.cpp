@@ -54,7 +54,9 @@ struct SessionState {
                      .max_stack = setup.branch_callstack ? setup.max_stack : kResolverMaxStack,
                      .caller_order = setup.hist.caller_order,
                      .branch_callstack = setup.branch_callstack,
-                     .chain_from_branches = setup.hist.show_branchflag_count}) {}
+                     .chain_from_branches = setup.hist.show_branchflag_count,
+                     .stitch_lbr = setup.stitch_lbr,
+                     .max_lbr = setup.max_lbr}) {}
   Machine machine;
   SymbolCache symbols;
   Resolver resolver;  // owns the symbols it makes for KSYMBOL maps

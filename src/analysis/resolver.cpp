@@ -211,7 +211,37 @@ bool Resolver::resolve_lbr_callchain(const Thread& t, const Sample& s) {
   }
   // perf reads entries[0] even of an empty stack (the bytes after it); readperf adds nothing.
   const BranchStack& b = s.branch_stack;
-  if (b.nr == 0) return true;
+  // --stitch-lbr: whether this stack continues the thread's previous one (which it then
+  // becomes); the stitched frames end the chain.
+  LbrStitch* st = nullptr;
+  bool stitched = false;
+  if (options_.stitch_lbr && b.has_hw_idx && options_.max_lbr > 0) {
+    st = &lbr_stitch_[&t];
+    if (st->prev_from.empty()) st->prev_from.resize(options_.max_lbr + 1);
+    stitched = has_stitched_lbr(*st, b);
+    if (!stitched) st->lists.clear();
+    st->has_prev = true;
+    st->prev_hw_idx = b.hw_idx;
+    st->prev.clear();
+    for (size_t i = 0; i < b.nr; ++i) st->prev.push_back(b.entry(i));
+  }
+  auto append_stitched = [&] {
+    if (!stitched) return;
+    // lbr_callchain_add_stitched_lbr_ip(). The cursor of caller order starts with them: leaf
+    // first, they end it, reversed.
+    auto add = [&](const StitchNode& n) {
+      result_.callchain.emplace_back(resolve_addr(t, kMiscUser, n.ip)).branch = n.branch;
+    };
+    if (options_.caller_order) {
+      std::for_each(st->lists.rbegin(), st->lists.rend(), add);
+    } else {
+      std::for_each(st->lists.begin(), st->lists.end(), add);
+    }
+  };
+  if (b.nr == 0) {
+    append_stitched();
+    return true;
+  }
   // The frames carry their branches (add_callchain_ip() with branch = true): the first
   // branch's target with its source as branch_from, and each source with that same
   // branch_from in callee order, none in caller order (lbr_callchain_add_lbr_ip() sets it
@@ -224,6 +254,44 @@ bool Resolver::resolve_lbr_callchain(const Thread& t, const Sample& s) {
     Frame& from = result_.callchain.emplace_back(resolve_addr(t, kMiscUser, e.from));
     from.branch = {
         .branch = true, .from = options_.caller_order ? 0 : first.from, .flags = e.flags};
+    // save_lbr_cursor_node(): the frame each source made, for the next sample to stitch.
+    if (st && i < st->prev_from.size()) st->prev_from[i] = StitchNode{e.from, from.branch};
+  }
+  append_stitched();
+  return true;
+}
+
+bool Resolver::has_stitched_lbr(LbrStitch& st, const BranchStack& cur) {
+  if (!st.has_prev) return false;
+  // "Find the physical index of the base-of-stack for current sample" (u64 arithmetic, as
+  // perf's, wrapping where it wraps).
+  const uint64_t max_lbr = options_.max_lbr;
+  const uint64_t prev_nr = st.prev.size();
+  uint64_t cur_base = max_lbr - cur.nr + cur.hw_idx + 1;
+  uint64_t distance =
+      st.prev_hw_idx > cur_base ? st.prev_hw_idx - cur_base : max_lbr + st.prev_hw_idx - cur_base;
+  // "Previous sample has shorter stack. Nothing can be stitched."
+  if (distance + 1 > prev_nr) return false;
+  // Identical branches (from, to, flags) in the same LBR registers, from the current
+  // sample's base of stack.
+  int identical = 0;
+  for (int64_t i = static_cast<int64_t>(distance), j = static_cast<int64_t>(cur.nr) - 1;
+       i >= 0 && j >= 0; --i, --j) {
+    const BranchEntry& p = st.prev[static_cast<size_t>(i)];
+    BranchEntry c = cur.entry(static_cast<size_t>(j));
+    if (p.from != c.from || p.to != c.to || p.flags != c.flags) break;
+    ++identical;
+  }
+  if (!identical) return false;
+  // The previous stack's entries older than the current one's base: list_add() in callee
+  // order, list_add_tail() in caller order.
+  for (int64_t i = static_cast<int64_t>(prev_nr) - 1; i > static_cast<int64_t>(distance); --i) {
+    if (static_cast<size_t>(i) >= st.prev_from.size() || !st.prev_from[i]) continue;
+    if (options_.caller_order) {
+      st.lists.push_back(*st.prev_from[i]);
+    } else {
+      st.lists.push_front(*st.prev_from[i]);
+    }
   }
   return true;
 }

@@ -187,6 +187,7 @@ int run(int argc, char** argv) {
   rep->add_flag("--no-branch-stack")->description("one entry per sample, branch stacks or not");
   rep->add_flag("--branch-history", report.branch_history,
                 "add last branch records to call history");
+  rep->add_flag("--stitch-lbr", report.stitch_lbr, "Enable LBR callgraph stitching approach");
   float percent_limit = 0;
   CLI::Option* pl =
       rep->add_option("--percent-limit", percent_limit, "hide entries under this percent");

@@ -61,6 +61,7 @@ struct ReportOptions {
   std::optional<bool> group;                 // --group / --no-group; unset: perf's group view
   std::optional<bool> branch_stack;          // -b / --no-branch-stack; unset: by the recording
   bool branch_history = false;               // --branch-history
+  bool stitch_lbr = false;                   // --stitch-lbr
   std::string field_sep;                     // -t/--field-separator; empty: none
   std::optional<std::string> column_widths;  // -w/--column-widths: "W,W,..."
   bool hierarchy = false;                    // --hierarchy

@@ -336,6 +336,23 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   // depth keeps no entry.
   setup.max_stack = static_cast<uint32_t>(std::max(opts.max_stack, 0));
   setup.branch_callstack = cp.branch_callstack;
+  // report__setup_sample_type(): callchain_param_setup()'s record mode (DWARF with user
+  // registers and stack, LBR with branch stacks, else FP, when call chains are used) must be
+  // LBR for --stitch-lbr.
+  if (opts.stitch_lbr) {
+    bool lbr_mode = (cp.use_callchain || cumulate) &&
+                    (sample_type & (kSampleRegsUser | kSampleStackUser)) !=
+                        (kSampleRegsUser | kSampleStackUser) &&
+                    (sample_type & kSampleBranchStack);
+    if (lbr_mode) {
+      setup.stitch_lbr = true;
+      setup.max_lbr = pmu_max_branches(pd.features());
+    } else {
+      fmt::print(stderr,
+                 "Can't find LBR callchain. Switch off --stitch-lbr.\n"
+                 "Please apply --call-graph lbr when recording.\n");
+    }
+  }
   setup.ignore_callees = opts.ignore_callees;
   setup.hist.socket_filter = opts.socket_filter;
   if (opts.parent) setup.parent_pattern = *opts.parent;

@@ -72,6 +72,7 @@ CLI::App* add_script_command(CLI::App& app, ScriptOptions& o) {
   s->add_flag("--no-inline")->description("no inline frames in call chains");
   s->add_option("--max-stack", o.max_stack, "call chain entries to show at most");
   s->add_option("--max-blocks", o.max_blocks, "code blocks brstackinsn prints at most");
+  s->add_flag("--stitch-lbr", o.config.stitch_lbr, "Enable LBR callgraph stitching approach");
   s->add_flag("-v,--verbose", o.verbose, "list the binaries looked for, and where");
   s->add_flag("--reltime", o.config.reltime, "Show time stamps relative to start");
   s->add_flag("--deltatime", o.config.deltatime, "Show time stamps relative to previous event");

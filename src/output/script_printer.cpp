@@ -392,12 +392,27 @@ class ScriptSink : public EventSink {
         sc.demangle_params = perf_version_demangles_with_params(*pd_.features().version);
       }
       symbols_ = std::make_unique<SymbolCache>(std::move(sc));
+      // builtin-script.c: --stitch-lbr needs callchain_param_setup()'s LBR record mode
+      // (branch stacks, and not the user registers and stack of DWARF unwinding).
+      bool stitch = false;
+      if (cfg_.stitch_lbr) {
+        uint64_t t = pd_.events().combined_sample_type();
+        stitch = (t & kSampleBranchStack) &&
+                 (t & (kSampleRegsUser | kSampleStackUser)) != (kSampleRegsUser | kSampleStackUser);
+        if (!stitch) {
+          fmt::print(stderr,
+                     "Can't find LBR callchain. Switch off --stitch-lbr.\n"
+                     "Please apply --call-graph lbr when recording.\n");
+        }
+      }
       resolver_ = std::make_unique<Resolver>(
           machine_, *symbols_,
           ResolverOptions{.callchain = !cfg_.hide_call_graph,
                           .max_stack = cfg_.max_stack,
                           .dwarf_unwind = unwinds_user_stacks(pd_.features().arch),
-                          .unwind_needs_readable_map = pd_.features().arch.has_value()});
+                          .unwind_needs_readable_map = pd_.features().arch.has_value(),
+                          .stitch_lbr = stitch,
+                          .max_lbr = pmu_max_branches(pd_.features())});
     }
     return *resolver_;
   }

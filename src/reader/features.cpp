@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cstdlib>
 
 #include "feature_parsers.h"
 #include "readperf/format/perf_abi.h"
@@ -42,6 +43,16 @@ std::string_view feature_name(uint32_t feature) {
       "BPF_PROG_INFO",   "BPF_BTF",      "COMPRESSED",   "CPU_PMU_CAPS", "CLOCK_DATA",
       "HYBRID_TOPOLOGY", "PMU_CAPS"};
   return feature < kNames.size() ? kNames[feature] : std::string_view();
+}
+
+uint32_t pmu_max_branches(const Features& f) {
+  uint32_t max = 0;
+  if (f.cpu_pmu_caps) {
+    for (const auto& [name, value] : f.cpu_pmu_caps->caps) {
+      if (name == "branches") max = static_cast<uint32_t>(std::atoi(value.c_str()));
+    }
+  }
+  return max;
 }
 
 bool perf_stops_on_error(uint32_t feature) {

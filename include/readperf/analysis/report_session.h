@@ -55,6 +55,9 @@ struct ReportSetup {
   // stacks have their branches before their call chains (ResolverOptions::branch_callstack);
   // max_stack then bounds the branches and the chain entries each, as perf's does.
   bool branch_callstack = false;
+  // --stitch-lbr, with the PMU's LBR depth (ResolverOptions::stitch_lbr, max_lbr).
+  bool stitch_lbr = false;
+  uint32_t max_lbr = 0;
   // --ignore-callees REGEX (POSIX extended, as sort.c compiles it): a call-chain frame whose
   // symbol matches becomes the sample's location and its callees are forgotten. Empty: none.
   std::string ignore_callees;

@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <optional>
 #include <string>
@@ -138,6 +139,11 @@ struct ResolverOptions {
   // symbol_conf.show_branchflag_count (`--branch-history` on a recording with the
   // BRANCH_STACK feature): a sample without a call chain gets one from its branches.
   bool chain_from_branches = false;
+  // --stitch-lbr (thread->lbr_stitch_enable) with the PMU's LBR depth (the CPU_PMU_CAPS
+  // feature's "branches", env->max_branches): an LBR call stack that continues the previous
+  // sample's of its thread gets that sample's older entries appended.
+  bool stitch_lbr = false;
+  uint32_t max_lbr = 0;
 };
 
 // One branch of a sample's stack, as machine.c remove_loops() sees it.
@@ -287,6 +293,26 @@ class Resolver {
   ResolverOptions options_;
   ResolvedSample result_;
   std::vector<BranchHop> hops_;  // resolve_branch_history()'s, reused
+  // machine.c struct lbr_stitch, per thread: the previous sample's branch stack, the frame
+  // made of each of its branches' sources (prev_lbr_cursor), and the frames stitched so far
+  // (lists, in perf's list order).
+  // A frame kept for stitching: its address (resolved again when stitched: maps move
+  // between samples) and its branch.
+  struct StitchNode {
+    uint64_t ip = 0;
+    ChainBranch branch;
+  };
+  struct LbrStitch {
+    bool has_prev = false;
+    uint64_t prev_hw_idx = 0;
+    std::vector<BranchEntry> prev;
+    std::vector<std::optional<StitchNode>> prev_from;
+    std::deque<StitchNode> lists;
+  };
+  std::unordered_map<const Thread*, LbrStitch> lbr_stitch_;
+  // machine.c has_stitched_lbr(): whether `b` continues `st`'s previous stack, the frames of
+  // the previous stack's older entries then added to st.lists.
+  bool has_stitched_lbr(LbrStitch& st, const BranchStack& b);
   const KernelSymbols* kernel_ = nullptr;
   std::unordered_map<const Dso*, DsoEntry> dsos_;
   // The last entry_for() answer (a sample's frames mostly share a few Dsos; the map's nodes

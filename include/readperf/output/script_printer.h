@@ -28,6 +28,8 @@ struct ScriptConfig {
   std::vector<std::string> fields;
   // -G/--hide-call-graph (perf's no_callchain).
   bool hide_call_graph = false;
+  // --stitch-lbr (ResolverOptions::stitch_lbr), for an LBR call-graph recording.
+  bool stitch_lbr = false;
   // --comms, --pids, --tids (symbol_conf.comm_list, pid_list, tid_list): other threads'
   // samples are not printed.
   std::vector<std::string> comms;

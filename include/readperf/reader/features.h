@@ -190,6 +190,10 @@ bool perf_stops_on_error(uint32_t feature);
 // The name perf gives a feature (header.c feat_ops[].name), e.g. "HOSTNAME"; "" if unknown.
 std::string_view feature_name(uint32_t feature);
 
+// header.c process_cpu_pmu_caps(): env->max_branches, the "branches" capability of the CPU
+// PMU (its LBR depth); 0 when not recorded.
+uint32_t pmu_max_branches(const Features& f);
+
 // Parses an EVENT_DESC section (header.c read_event_desc()), for the printer, which reads it
 // again as perf does. Fails where perf gives up: a short section, or an attr that
 // perf_attr_check() refuses.
