@@ -152,6 +152,22 @@ Frame Resolver::resolve_addr(const Thread& t, uint8_t cpumode, uint64_t ip) {
   return f;
 }
 
+bool context_cpumode(uint64_t marker, uint8_t& cpumode) {
+  switch (marker) {
+    case kContextHv:
+      cpumode = kMiscHypervisor;
+      return true;
+    case kContextKernel:
+      cpumode = kMiscKernel;
+      return true;
+    case kContextUser:
+      cpumode = kMiscUser;
+      return true;
+    default:
+      return false;
+  }
+}
+
 void Resolver::resolve_callchain(const Thread& t, const Sample& s) {
   // machine.c thread__resolve_callchain_sample() in callee order (perf's default): markers set
   // the cpumode of the entries after them, user mode to begin with; only real entries count
@@ -161,20 +177,9 @@ void Resolver::resolve_callchain(const Thread& t, const Sample& s) {
   for (size_t i = 0; i < s.callchain.size() && entries < options_.max_stack; ++i) {
     uint64_t ip = s.callchain[i];
     if (ip >= kContextMax) {
-      switch (ip) {
-        case kContextHv:
-          cpumode = kMiscHypervisor;
-          break;
-        case kContextKernel:
-          cpumode = kMiscKernel;
-          break;
-        case kContextUser:
-          cpumode = kMiscUser;
-          break;
-        default:
-          // add_callchain_ip(): "invalid callchain context", callchain_cursor_reset().
-          result_.callchain.clear();
-          return;
+      if (!context_cpumode(ip, cpumode)) {
+        result_.callchain.clear();  // callchain_cursor_reset()
+        return;
       }
       continue;
     }
@@ -195,14 +200,8 @@ bool Resolver::resolve_lbr_callchain(const Thread& t, const Sample& s) {
   for (size_t i = 0; i <= user; ++i) {
     uint64_t ip = s.callchain[i];
     if (ip >= kContextMax) {
-      if (ip == kContextHv) {
-        cpumode = kMiscHypervisor;
-      } else if (ip == kContextKernel) {
-        cpumode = kMiscKernel;
-      } else if (ip == kContextUser) {
-        cpumode = kMiscUser;
-      } else {
-        result_.callchain.clear();  // "invalid callchain context": perf's usual path then
+      if (!context_cpumode(ip, cpumode)) {
+        result_.callchain.clear();  // perf's usual path then
         return false;
       }
       continue;
@@ -220,7 +219,6 @@ bool Resolver::resolve_lbr_callchain(const Thread& t, const Sample& s) {
     if (st->prev_from.empty()) st->prev_from.resize(options_.max_lbr + 1);
     stitched = has_stitched_lbr(*st, b);
     if (!stitched) st->lists.clear();
-    st->has_prev = true;
     st->prev_hw_idx = b.hw_idx;
     st->prev.clear();
     for (size_t i = 0; i < b.nr; ++i) st->prev.push_back(b.entry(i));
@@ -262,7 +260,7 @@ bool Resolver::resolve_lbr_callchain(const Thread& t, const Sample& s) {
 }
 
 bool Resolver::has_stitched_lbr(LbrStitch& st, const BranchStack& cur) {
-  if (!st.has_prev) return false;
+  if (st.prev.empty()) return false;
   // "Find the physical index of the base-of-stack for current sample" (u64 arithmetic, as
   // perf's, wrapping where it wraps).
   const uint64_t max_lbr = options_.max_lbr;

@@ -118,28 +118,14 @@ void Resolver::resolve_branch_history(const Thread& t, const Sample& s) {
     }
     chain_nr -= static_cast<int64_t>(nr);
   }  // else perf warns "corrupted branch chain. skipping..." and uses the chain alone
-  // check_calls: the recorded chain, markers switching the cpumode, user mode to begin with.
+  // check_calls: the recorded chain, markers switching the cpumode, user mode to begin with;
+  // an unknown marker drops the whole cursor, branches included.
   uint8_t cpumode = kMiscUser;
-  auto apply_marker = [&](uint64_t ip) {
-    switch (ip) {
-      case kContextHv:
-        cpumode = kMiscHypervisor;
-        return true;
-      case kContextKernel:
-        cpumode = kMiscKernel;
-        return true;
-      case kContextUser:
-        cpumode = kMiscUser;
-        return true;
-      default:
-        return false;  // "invalid callchain context": the whole cursor is dropped
-    }
-  };
   // Caller order: each entry takes the cpumode of the nearest marker before it
   // (find_prev_cpumode()), whether or not that marker is among the entries used.
   auto prev_marker = [&](size_t end) {
     for (size_t k = end; k-- > 0;) {
-      if (chain[k] >= kContextMax) return apply_marker(chain[k]);
+      if (chain[k] >= kContextMax) return context_cpumode(chain[k], cpumode);
     }
     return true;
   };
@@ -153,7 +139,7 @@ void Resolver::resolve_branch_history(const Thread& t, const Sample& s) {
     size_t j = callee ? static_cast<size_t>(i) : chain.size() - static_cast<size_t>(i) - 1;
     uint64_t ip = chain[j];
     if (ip >= kContextMax) {
-      if (!(callee ? apply_marker(ip) : prev_marker(j))) {
+      if (!(callee ? context_cpumode(ip, cpumode) : prev_marker(j))) {
         out.clear();
         return;
       }

@@ -54,6 +54,11 @@ inline constexpr uint64_t kContextGuestKernel = static_cast<uint64_t>(-2176);
 inline constexpr uint64_t kContextGuestUser = static_cast<uint64_t>(-2560);
 inline constexpr uint64_t kContextMax = static_cast<uint64_t>(-4095);
 
+// machine.c add_callchain_ip() on a PERF_CONTEXT_* marker: sets the cpumode of the chain
+// entries after it; false for a marker perf does not know ("invalid callchain context": the
+// chain is dropped whole).
+bool context_cpumode(uint64_t marker, uint8_t& cpumode);
+
 // One resolved address: perf's addr_location, or a callchain_cursor_node.
 struct Frame {
   uint64_t ip = 0;    // as recorded
@@ -293,17 +298,16 @@ class Resolver {
   ResolverOptions options_;
   ResolvedSample result_;
   std::vector<BranchHop> hops_;  // resolve_branch_history()'s, reused
-  // machine.c struct lbr_stitch, per thread: the previous sample's branch stack, the frame
-  // made of each of its branches' sources (prev_lbr_cursor), and the frames stitched so far
-  // (lists, in perf's list order).
   // A frame kept for stitching: its address (resolved again when stitched: maps move
   // between samples) and its branch.
   struct StitchNode {
     uint64_t ip = 0;
     ChainBranch branch;
   };
+  // machine.c struct lbr_stitch, per thread: the previous sample's branch stack (none yet:
+  // empty, which stitches nothing), the frame made of each of its branches' sources
+  // (prev_lbr_cursor), and the frames stitched so far (lists, in perf's list order).
   struct LbrStitch {
-    bool has_prev = false;
     uint64_t prev_hw_idx = 0;
     std::vector<BranchEntry> prev;
     std::vector<std::optional<StitchNode>> prev_from;
