@@ -354,11 +354,11 @@ class ReportSink : public EventSink {
   // boundary, so perf tries each cpumode (the guest ones find nothing in a host report:
   // level 'H'). With srcline_from/srcline_to, sort.c addr_map_symbol__srcline():
   // map__srcline() at the map-relative address, "??:0" without a map.
-  BranchAddr branch_addr(const Thread& t, uint64_t ip) {
+  // `f`: the address as Resolver::resolve_any_cpumode() found it.
+  BranchAddr branch_addr(const Frame& f, uint64_t ip) {
     BranchAddr a;
     a.addr = ip;
     a.al_addr = ip;
-    Frame f = resolver_.resolve_any_cpumode(t, ip);
     if (f.map) {
       a.al_addr = f.addr;
       a.dso = f.dso;
@@ -416,8 +416,9 @@ class ReportSink : public EventSink {
     for (size_t i = 0; i < s.branch_stack.nr; ++i) {
       BranchEntry be = s.branch_stack.entry(i);
       BranchInfo bi;
-      bi.to = branch_addr(*t, be.to);
-      bi.from = branch_addr(*t, be.from);
+      const Frame target = resolver_.resolve_any_cpumode(*t, be.to);
+      bi.to = branch_addr(target, be.to);
+      bi.from = branch_addr(resolver_.resolve_any_cpumode(*t, be.from), be.from);
       bi.flags = be.flags;
       // hist.c iter_add_next_branch_entry(): -U skips a branch with an unresolved end.
       if (setup_.hide_unresolved && !(bi.from.sym && bi.to.sym)) continue;
@@ -431,11 +432,7 @@ class ReportSink : public EventSink {
       hs.self.addr = be.to;
       // hist.c iter_next_branch_entry(): al->addr is the branch's raw target (bi->to.addr),
       // which sort.c sort__addr_cmp() unmaps by the target's map all the same.
-      hs.self.unmapped_ip = be.to;
-      if (by_addr_) {
-        if (Frame f = resolver_.resolve_any_cpumode(*t, be.to); f.map)
-          hs.self.unmapped_ip = f.map->unmap_ip(be.to);
-      }
+      hs.self.unmapped_ip = target.map ? target.map->unmap_ip(be.to) : be.to;
       hs.self.level = rs.self.level;
       hs.branch = &bi;
       hists.add(hs, &plan_);
