@@ -22,6 +22,7 @@
 
 #include "readperf/analysis/call_tree.h"
 #include "readperf/analysis/sort_keys.h"
+#include "readperf/reader/sample.h"
 
 namespace readperf {
 
@@ -116,12 +117,12 @@ struct BranchAddr {
 // perf's branch_info: a branch stack entry with both ends resolved.
 struct BranchInfo {
   BranchAddr from, to;
-  uint64_t flags = 0;  // struct perf_branch_entry's flag bits (mispred is bit 0)
-  bool mispred() const { return flags & 1; }
-  bool predicted() const { return flags & 2; }
-  bool in_tx() const { return flags & 4; }
-  bool abort() const { return flags & 8; }
-  uint16_t cycles() const { return static_cast<uint16_t>(flags >> 4); }
+  uint64_t flags = 0;  // struct perf_branch_entry's flag bits, as BranchFlags reads them
+  bool mispred() const { return BranchFlags(flags).mispred(); }
+  bool predicted() const { return BranchFlags(flags).predicted(); }
+  bool in_tx() const { return BranchFlags(flags).in_tx(); }
+  bool abort() const { return BranchFlags(flags).abort(); }
+  uint16_t cycles() const { return static_cast<uint16_t>(BranchFlags(flags).cycles()); }
 };
 
 // One resolved address as the histogram sees it (perf's addr_location after machine__resolve
