@@ -147,7 +147,6 @@ class CallTree {
   const ChainBranchCounts* branch_counts(NodeId id) const {
     return id < branch_counts_.size() ? &branch_counts_[id] : nullptr;
   }
-  bool counts_branches() const { return !branch_counts_.empty(); }
   // Another chain ending at `end`, a node append() returned.
   void bump(NodeId end, uint64_t period, uint64_t count = 1) {
     nodes_[end].hit += period;
