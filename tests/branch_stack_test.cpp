@@ -3,10 +3,13 @@
 // writes such attrs).
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
 #include "perf_data_builder.h"
+#include "readperf/analysis/report_session.h"
 #include "readperf/analysis/resolver.h"
+#include "readperf/analysis/sort_keys.h"
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/dump_printer.h"
 #include "readperf/output/out_buffer.h"
@@ -179,6 +182,60 @@ std::vector<std::byte> AnyBranchRecording() {
     SampleFields f = SpinSample(c.ip, time++);
     f.branches = *c.branches;
     b.AddSample(f);
+  }
+  return b.Build();
+}
+
+// `perf record -b -e cycles:u` (PERF_SAMPLE_BRANCH_ANY) of dwarf-cxx's binary, which has
+// DWARF lines (g++ -O2 -g): paths through std::sort's __introsort_loop (inlined from
+// libstdc++'s headers) and main's call of it, for script's brstackinsn with srcline and
+// srccode (builtin-script.c ip__fprintf_sym() and print_srccode() in the blocks).
+std::vector<std::byte> CxxBranchRecording() {
+  EventAttr attr =
+      SampleAttr(kSampleIp | kSampleTid | kSampleTime | kSamplePeriod | kSampleBranchStack);
+  attr.type = 0;    // PERF_TYPE_HARDWARE
+  attr.config = 0;  // cycles
+  attr.sample_period = 100003;
+  attr.flags |= uint64_t{1} << 5;   // exclude_kernel, as `-e cycles:u`
+  attr.branch_sample_type = 1 | 8;  // PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_ANY
+  PerfDataBuilder b;
+  b.AddAttr(attr, {1});
+  // `perf record -b` writes HEADER_BRANCH_STACK: report's branch mode by default.
+  b.AddFeature(kFeatBranchStack, {});
+  b.AddStringFeature(kFeatHostname, "builder");
+  const std::string name = "/tmp/readperf-golden/dwarf_cxx";
+  b.AddBuildIdFeature(name, {0xa5, 0x4e, 0x84, 0x9d, 0x92, 0xcd, 0x44, 0x5b, 0x2f, 0x34,
+                             0xcd, 0x54, 0x74, 0x07, 0x98, 0x1c, 0x9e, 0x71, 0x22, 0xa7});
+  b.AddComm(7, 7, "dwarf_cxx", {.pid = 7, .tid = 7, .time = 1});
+  // The text segment as dwarf-cxx's recording mapped it: file offset and address 0xa000 at
+  // 0x7fe01555d000, so that an address is 0x7fe015553000 + the ELF's.
+  constexpr uint64_t kBase = 0x7fe015553000;
+  b.AddMmap2(7, 7, kBase + 0xa000, 0x85000, 0xa000, name, {.pid = 7, .tid = 7, .time = 2});
+  auto flags = [](uint64_t cycles, bool predicted) { return (cycles << 4) | (predicted ? 2 : 1); };
+  auto at = [&](uint64_t a) { return kBase + a; };
+  // Oldest last: the median-of-three's jae, its jb back, the partition's inner loop twice.
+  const std::vector<BranchEntryIn> partition = {{at(0xaf95), at(0xaf88), flags(2, true)},
+                                                {at(0xaf95), at(0xaf88), flags(3, true)},
+                                                {at(0xb01d), at(0xaf63), flags(11, false)},
+                                                {at(0xaf4d), at(0xb01b), flags(6, true)}};
+  // main's fill loop twice, its call of __introsort_loop, the jae into the median's code.
+  const std::vector<BranchEntryIn> call = {{at(0xaf4d), at(0xb01b), flags(5, true)},
+                                           {at(0xaa39), at(0xaef0), flags(9, true)},
+                                           {at(0xaa27), at(0xaa10), flags(4, true)},
+                                           {at(0xaa27), at(0xaa10), flags(4, true)}};
+  struct Case {
+    uint64_t ip;
+    const std::vector<BranchEntryIn>* branches;
+  };
+  const Case cases[] = {{at(0xaf8e), &partition}, {at(0xb01d), &call}, {at(0xaf92), &partition}};
+  uint64_t time = 10;
+  for (const Case& c : cases) {
+    b.AddSample({.ip = c.ip,
+                 .pid = 7,
+                 .tid = 7,
+                 .time = time++,
+                 .period = 100003,
+                 .branches = *c.branches});
   }
   return b.Build();
 }
@@ -386,6 +443,41 @@ TEST(BranchStack, CallGraphBranchCountsText) {
   EXPECT_EQ(text(mixed), " (cycles:9)");
 }
 
+// Branch mode's IPC column (a --sort naming "symbol" adds ipc_lbr): perf 6.1's algorithm
+// (annotate.c __symbol__account_cycles(), annotation__compute_ipc()) on any-branch-cxx, whose
+// code is dwarf-cxx's binary in the golden build-id cache. perf 6.1 itself segfaults there;
+// perf 6.12 and 7.2 print the same IPC (1.79 for __introsort_loop, whose blocks do not
+// overlap) but count as covered only each block's last instruction since their annotation
+// lines carry the cycles (2.2%), and count main's loop block again under the longer one that
+// covers it (1.62). By hand, perf 6.1's way: __introsort_loop's blocks b01b-b01d (2
+// instructions, 22 cycles in two samples), af63-af95 (14, 6 in two: the shorter af88-af95
+// to the same branch is dropped) and aef0-af4d (27, 5): 59 instructions in 33 cycles, 43 of
+// its 136 instructions covered; main's aa10-aa39 (13 instructions, 9 cycles) covers the
+// loop aa10-aa27, which then adds nothing: 13 of 188.
+TEST(BranchStack, IpcColumnOfResolvedSymbols) {
+  auto data = PerfData::open(std::string(READPERF_GOLDEN_DIR) + "/any-branch-cxx/perf.data");
+  ASSERT_TRUE(data) << data.error().message();
+  ReportSetup setup;
+  setup.symbols.buildid_dir = std::string(READPERF_GOLDEN_DIR) + "/buildid";
+  setup.hist.branch_mode = true;
+  Result<SortSpec> keys = parse_sort_keys("symbol_from,symbol_to,ipc_lbr", true);
+  ASSERT_TRUE(keys) << keys.error().message();
+  setup.hist.sort = *keys;
+  Result<ReportData> r = run_report_session(**data, setup);
+  ASSERT_TRUE(r) << r.error().message();
+  ASSERT_TRUE(r->hists[0] && r->branch_cycles);
+  std::map<std::string, std::string> by_target;
+  for (const HistEntry& e : r->hists[0]->entries()) {
+    ASSERT_NE(e.sym, nullptr);
+    by_target[std::string(e.sym->name.substr(0, 21))] =
+        std::string(r->hists[0]->branch_cycles()->ipc_text(e.sym));
+  }
+  EXPECT_EQ(by_target["std::__introsort_loop"], "1.79  [ 31.6%]");
+  EXPECT_EQ(by_target["main"], "1.44  [  6.9%]");
+  // A symbol no branch with cycles ended in.
+  EXPECT_EQ(r->branch_cycles->ipc_text(nullptr), "0.00  [  0.0%]");
+}
+
 // The committed files are the builder's: `READPERF_WRITE_LBR_GOLDEN=1`,
 // `READPERF_WRITE_ANY_BRANCH_GOLDEN=1` and `READPERF_WRITE_BRANCH_HISTORY_GOLDEN=1` write
 // them again.
@@ -398,6 +490,7 @@ TEST(BranchStack, GoldenRecordingsAreTheBuilders) {
   for (const Golden& g :
        {Golden{"lbr", "READPERF_WRITE_LBR_GOLDEN", LbrRecording()},
         Golden{"any-branch", "READPERF_WRITE_ANY_BRANCH_GOLDEN", AnyBranchRecording()},
+        Golden{"any-branch-cxx", "READPERF_WRITE_ANY_BRANCH_CXX_GOLDEN", CxxBranchRecording()},
         Golden{"branch-history", "READPERF_WRITE_BRANCH_HISTORY_GOLDEN", BranchHistoryRecording()},
         Golden{"lbr-stitch", "READPERF_WRITE_LBR_STITCH_GOLDEN", LbrStitchRecording()}}) {
     std::string path = std::string(READPERF_GOLDEN_DIR) + "/" + g.folder + "/perf.data";

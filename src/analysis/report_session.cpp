@@ -77,6 +77,10 @@ class ReportSink : public EventSink {
         resolver_(state_->resolver),
         builder_(state_->machine, pd.order()) {
     builder_.begin(pd.features());
+    // builtin-report.c: report.symbol_ipc, set where ipc_lbr joins the sort order.
+    if (setup.hist.branch_mode && setup.hist.sort.has(SortKey::kIpcLbr)) {
+      data_.branch_cycles = std::make_unique<BranchCycles>();
+    }
     resolver_.set_dwarf_unwind(unwinds_user_stacks(pd.features().arch),
                                pd.features().arch.has_value());
   }
@@ -106,6 +110,13 @@ class ReportSink : public EventSink {
       }
       data_.hists[g.leader]->link_group(std::move(members));
       data_.hists[g.leader]->finish();
+    }
+    if (data_.branch_cycles) {
+      // builtin-report.c hists__resort_cb(): the symbols' annotation, once the samples are in.
+      data_.branch_cycles->compute(resolver_);
+      for (auto& h : data_.hists) {
+        if (h) h->set_branch_cycles(data_.branch_cycles.get());
+      }
     }
     data_.owner = state_;
     data_.resolver = &state_->resolver;
@@ -413,12 +424,32 @@ class ReportSink : public EventSink {
     set_sample_keys(hs, s, *t);
     HistFrame self = hist_frame(rs.self, false);
     hs.filtered = filter_bits(*t, self, rs.self.map != nullptr);
-    for (size_t i = 0; i < s.branch_stack.nr; ++i) {
+    // machine.c sample__resolve_bstack(): each end looked up once.
+    const size_t nr = s.branch_stack.nr;
+    branch_ends_.resize(nr);
+    for (size_t i = 0; i < nr; ++i) {
+      BranchEntry be = s.branch_stack.entry(i);
+      branch_ends_[i] = {resolver_.resolve_any_cpumode(*t, be.from),
+                         resolver_.resolve_any_cpumode(*t, be.to)};
+    }
+    // builtin-report.c: with the IPC column, hist.c hist__account_cycles() gives each branch's
+    // cycles to the block it ends, oldest first (perf stores the newest first), when the
+    // newest branch has cycles; a stack that is not every branch (nonany_branch_mode) knows
+    // no block starts.
+    if (data_.branch_cycles && nr && BranchFlags(s.branch_stack.entry(0).flags).cycles()) {
+      const Frame* prev = nullptr;
+      for (size_t i = nr; i-- > 0;) {
+        data_.branch_cycles->account(branch_ends_[i].from, nonany_branch_mode_ ? nullptr : prev,
+                                     BranchFlags(s.branch_stack.entry(i).flags).cycles());
+        prev = &branch_ends_[i].to;
+      }
+    }
+    for (size_t i = 0; i < nr; ++i) {
       BranchEntry be = s.branch_stack.entry(i);
       BranchInfo bi;
-      const Frame target = resolver_.resolve_any_cpumode(*t, be.to);
+      const Frame& target = branch_ends_[i].to;
       bi.to = branch_addr(target, be.to);
-      bi.from = branch_addr(resolver_.resolve_any_cpumode(*t, be.from), be.from);
+      bi.from = branch_addr(branch_ends_[i].from, be.from);
       bi.flags = be.flags;
       // hist.c iter_add_next_branch_entry(): -U skips a branch with an unresolved end.
       if (setup_.hide_unresolved && !(bi.from.sym && bi.to.sym)) continue;
@@ -479,7 +510,7 @@ class ReportSink : public EventSink {
       Bytes b = s.callchain.bytes();
       size_t at = key_.size();
       key_.resize(at + b.size() / 8);
-      std::memcpy(key_.data() + at, b.data(), b.size() / 8 * 8);
+      if (!b.empty()) std::memcpy(key_.data() + at, b.data(), b.size() / 8 * 8);
       if (s.has_branch_stack &&
           (setup_.branch_callstack || (evsel.attr.branch_sample_type & kBranchSampleCallStack))) {
         // `--call-graph lbr`: the user part of the chain is the branch stack; with
@@ -488,7 +519,8 @@ class ReportSink : public EventSink {
         at = key_.size();
         key_.push_back(s.branch_stack.nr);
         key_.resize(at + 1 + e.size() / 8);
-        std::memcpy(key_.data() + at + 1, e.data(), e.size() / 8 * 8);
+        // An empty branch stack's view has no data pointer, which memcpy may not be given.
+        if (!e.empty()) std::memcpy(key_.data() + at + 1, e.data(), e.size() / 8 * 8);
       }
     }
     // A `--call-graph dwarf` sample's chain comes from its registers and stack copy, and the
@@ -760,6 +792,19 @@ class ReportSink : public EventSink {
   SessionBuilder builder_;
   ReportData data_;
   std::vector<HistFrame> frames_;
+  struct BranchEnds {
+    Frame from;
+    Frame to;
+  };
+  std::vector<BranchEnds> branch_ends_;  // the sample's branches, resolved
+  // builtin-report.c: "handle more cases than just ANY?"
+  const bool nonany_branch_mode_ = [this] {
+    uint64_t combined = 0;
+    for (size_t i = 0; i < pd_.events().size(); ++i) {
+      combined |= pd_.events()[i].attr.branch_sample_type;
+    }
+    return !(combined & kBranchSampleAny);
+  }();
   struct Repeats {
     RepeatCache raw;
     RepeatCache resolved;

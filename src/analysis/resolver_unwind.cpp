@@ -159,6 +159,17 @@ size_t Resolver::read_code(const Thread& t, uint64_t ip, uint8_t* out, size_t le
   return file->read_bytes(m->map_ip(ip), out, len);
 }
 
+bool Resolver::read_symbol_code(const Map& map, const Symbol& sym, uint8_t* out, bool* is_64bit) {
+  if (!map.dso || map.dso->space != DsoSpace::kUser) return false;
+  const DsoSymbols* ds = user_symbols(map);
+  const CfiFile* file = ds && !ds->runtime_path.empty() ? cfi_.get(ds->runtime_path) : nullptr;
+  if (!file) return false;
+  *is_64bit = file->is_64bit();
+  // A symbol's addresses are map-relative (map__map_ip()), as read_code() reads them.
+  const size_t size = sym.end - sym.start;
+  return file->read_bytes(sym.start, out, size) == size;
+}
+
 void Resolver::expand_unwound(const Thread& t, uint64_t ip, std::vector<Frame>& out) {
   // unwind-libunwind-local.c entry(): thread__find_symbol() in user mode.
   Frame f = resolve_addr(t, kMiscUser, ip);

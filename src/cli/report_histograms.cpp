@@ -456,19 +456,6 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     fmt::print(stderr, "The {} data has no samples!\n", opts.input);
     return 0;
   }
-  if (setup.hist.sort.has(SortKey::kIpcLbr)) {
-    // sort.c hist_entry__sym_ipc_snprintf() prints a symbol's IPC from perf's annotation of
-    // its instructions (objdump), which readperf does not do.
-    for (const auto& h : data->hists) {
-      for (size_t i = 0; h && i < h->entries().size(); ++i) {
-        if (h->entries()[i].sym) {
-          return fail(
-              "report: the IPC column of branch mode (a --sort naming \"symbol\") is "
-              "not supported yet for resolved symbols");
-        }
-      }
-    }
-  }
   std::vector<ReportSection> sections;
   // --no-skip-empty: an event never sampled gets its section, from an empty histogram.
   std::vector<std::unique_ptr<Hists>> empty;

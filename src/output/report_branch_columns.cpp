@@ -2,6 +2,7 @@
 // entries and hists__calc_col_len()).
 #include <algorithm>
 
+#include "readperf/analysis/branch_cycles.h"
 #include "readperf/session/dso.h"
 #include "readperf/symbols/symbol_table.h"
 #include "report_columns.h"
@@ -156,11 +157,14 @@ void put_branch_column(fmt::memory_buffer& b, SortKey key, const Hists& hists, u
         fmt::format_to(std::back_inserter(b), "{:<{}}", static_cast<int16_t>(bi.cycles()), width);
       }
       break;
-    case SortKey::kIpcLbr:
-      // hist_entry__sym_ipc_snprintf(): "-" without a symbol (the run refuses symbols, whose
-      // IPC needs perf's annotation of the binary).
-      fmt::format_to(std::back_inserter(b), "{:<{}}", "-", width);
+    case SortKey::kIpcLbr: {
+      // hist_entry__sym_ipc_snprintf(): the entry's symbol's IPC, "-" without a symbol.
+      const Symbol* sym = hists.entry(id).sym;
+      std::string_view text = sym && hists.branch_cycles() ? hists.branch_cycles()->ipc_text(sym)
+                                                           : std::string_view("-");
+      fmt::format_to(std::back_inserter(b), "{:<{}}", text, width);
       break;
+    }
     default:
       break;
   }

@@ -34,8 +34,14 @@ void print_flags(OutBuffer& out, const BranchFlags& f) {
 // cpumode and word size of the last block read) and its buffer of up to MAXBB bytes.
 class BlockPrinter {
  public:
-  BlockPrinter(OutBuffer& out, Resolver& resolver, const Thread& thread, uint64_t fields)
-      : out_(out), resolver_(resolver), thread_(thread), insn_len_(fields & kBrstackinsnlen) {}
+  BlockPrinter(OutBuffer& out, Resolver& resolver, const Thread& thread, uint64_t fields,
+               BlockSource source)
+      : out_(out),
+        resolver_(resolver),
+        thread_(thread),
+        insn_len_(fields & kBrstackinsnlen),
+        srcline_(fields & kSrcline),
+        source_(fields & kSrccode ? source : BlockSource{}) {}
 
   // grab_bb(): the code from `start` to `end` and one instruction more; the bytes read, 0 when
   // there is nothing to read, -1 (perf's -ENXIO) for a block crossing the kernel boundary.
@@ -63,8 +69,26 @@ class BlockPrinter {
     out_.put('\t');
     out_.write(f.sym->name);
     if (static_cast<int>(off)) out_.print("{:+d}", static_cast<int>(off));
-    out_.write(":\n");
+    out_.put(':');
+    if (srcline_) {
+      // map__fprintf_srcline(al.map, al.addr, "\t", fp).
+      std::string_view line = resolver_.script_srcline(f);
+      if (!line.empty()) {
+        out_.put('\t');
+        out_.write(line);
+      }
+    }
+    out_.put('\n');
     last_sym_ = f.sym;
+  }
+
+  // print_srccode(): the source line of `addr` when it is not the thread's last one, on
+  // standard output (perf writes it there whatever file the sample goes to).
+  void source_line(uint64_t addr) {
+    if (!source_.lines) return;
+    Frame f = resolver_.resolve_addr(thread_, cpumode_, addr);
+    if (!f.map) return;
+    if (source_.lines->print(*source_.out, resolver_, f, &thread_)) source_.out->put('\n');
   }
 
   // dump_insn() (intel-pt-insn-decoder.c): "insn: " and each byte with a space after it, or
@@ -125,6 +149,8 @@ class BlockPrinter {
   Resolver& resolver_;
   const Thread& thread_;
   const bool insn_len_;
+  const bool srcline_;
+  const BlockSource source_;
   uint8_t cpumode_ = kMiscUser;  // perf leaves x.cpumode unset until a block is read
   bool is_64bit_ = true;
   const Symbol* last_sym_ = nullptr;
@@ -201,13 +227,14 @@ void print_branch_stack(OutBuffer& out, Resolver& resolver, const Thread& thread
 }
 
 void print_branch_stack_insns(OutBuffer& out, Resolver& resolver, const Thread& thread,
-                              const Sample& s, uint64_t fields, int max_blocks) {
+                              const Sample& s, uint64_t fields, int max_blocks,
+                              BlockSource source) {
   const BranchStack& br = s.branch_stack;
   if (!s.has_branch_stack || br.nr == 0) return;
   long nr = static_cast<long>(std::min<uint64_t>(br.nr, br.entries.size() / 24));
   if (nr == 0) return;
   if (max_blocks > 0 && nr > max_blocks + 1) nr = max_blocks + 1;
-  BlockPrinter p(out, resolver, thread, fields);
+  BlockPrinter p(out, resolver, thread, fields, source);
   out.put('\n');
   // The first entry's source, whose block start is unknown.
   BranchEntry first = br.entry(static_cast<size_t>(nr - 1));
@@ -215,6 +242,7 @@ void print_branch_stack_insns(OutBuffer& out, Resolver& resolver, const Thread& 
   if (len > 0) {
     p.symbol_line(first.from);
     p.jump_line(first.from, first, 0, len, 0);
+    p.source_line(first.from);
   }
   // Every block between one branch's target and the next one's source.
   for (long i = nr - 2; i >= 0; --i) {
@@ -236,10 +264,12 @@ void print_branch_stack_insns(OutBuffer& out, Resolver& resolver, const Thread& 
       long at = static_cast<long>(off);
       if (ip == end) {
         p.jump_line(ip, br.entry(static_cast<size_t>(i)), at, len - at, ++insns);
+        p.source_line(ip);
         break;
       }
       ilen = p.insn_line(ip, at, len - at);
       if (ilen == 0) break;
+      p.source_line(ip);
       ++insns;
     }
     if (off != end - start) out.write("\tmismatch of LBR data and executable\n");
@@ -258,6 +288,7 @@ void print_branch_stack_insns(OutBuffer& out, Resolver& resolver, const Thread& 
     len = p.grab(s.ip, s.ip);
     if (len <= 0) return;
     p.insn_line(s.ip, 0, len);
+    p.source_line(s.ip);
     return;
   }
   int ilen = 0;
@@ -269,6 +300,7 @@ void print_branch_stack_insns(OutBuffer& out, Resolver& resolver, const Thread& 
       out.write("\t... not reaching sample ...\n");
       break;
     }
+    p.source_line(start + off);
   }
 }
 

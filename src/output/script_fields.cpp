@@ -278,16 +278,10 @@ Status OutputTable::check_attr(const Evsel& evsel, bool has_stat, bool has_auxtr
   }
   if (print(kBrstackinsn) || print(kBrstackinsnlen)) {
     // The code between the branches is walked only for a recording of every branch.
-    constexpr uint64_t kBranchSampleAny = 1u << 3;  // PERF_SAMPLE_BRANCH_ANY
     if (!allow_user_set && !(combined_branch_type & kBranchSampleAny)) {
       return make_error(
           "Display of branch stack assembler requested, but non all-branch filter set\nHint: "
           "run 'perf record -b ...'");
-    }
-    // ip__fprintf_sym()'s srcline and print_srccode() in the blocks are not here yet: say so
-    // rather than print something else.
-    if (print(kSrcline) || print(kSrccode)) {
-      return make_error("-F brstackinsn with srcline or srccode is not supported yet");
     }
   }
   if (print(kPid) || print(kTid))

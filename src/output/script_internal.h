@@ -135,11 +135,19 @@ void print_branch_stack(OutBuffer& out, Resolver& resolver, const Thread& thread
                         uint64_t fields, std::string_view (*dso_name)(const Frame&, const void*),
                         const void* dso_name_arg);
 
+// Where `script -F srccode` prints the source lines of brstackinsn's instructions: the
+// sample's source-line state, and standard output.
+struct BlockSource {
+  ScriptSourceLines* lines = nullptr;
+  OutBuffer* out = nullptr;
+};
+
 // builtin-script.c perf_sample__fprintf_brstackinsn(): the instructions of each basic block
 // between the branch stack's entries, read from the binaries (x86), with the branches' flags,
-// cycles and IPC; kBrstackinsnlen adds each instruction's length.
+// cycles and IPC; kBrstackinsnlen adds each instruction's length, kSrcline the source line of
+// each symbol's first instruction, kSrccode (to `source`) each new source line.
 void print_branch_stack_insns(OutBuffer& out, Resolver& resolver, const Thread& thread,
-                              const Sample& s, uint64_t fields, int max_blocks);
+                              const Sample& s, uint64_t fields, int max_blocks, BlockSource source);
 
 // -v: every binary looked for, where, and what came of it (on `err`).
 // print_symbol_sources(): readperf/output/symbol_sources.h

@@ -647,7 +647,8 @@ class ScriptSink : public EventSink {
     }
     if (f & (kInsn | kInsnlen)) print_insn(s, *rs.thread, f);
     if (f & (kBrstackinsn | kBrstackinsnlen)) {
-      print_branch_stack_insns(*out_, resolver(), *rs.thread, s, f, cfg_.max_blocks);
+      print_branch_stack_insns(*out_, resolver(), *rs.thread, s, f, cfg_.max_blocks,
+                               {&srccode_, &stdout_});
     }
     if (f & kPhysAddr) out_->print("{:16x}", s.phys_addr);
     if (f & kDataPageSize) print_page_size(*out_, s.data_page_size);

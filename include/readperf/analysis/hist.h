@@ -26,6 +26,7 @@
 
 namespace readperf {
 
+class BranchCycles;
 class RbOrder;
 class CgroupTable;
 
@@ -299,6 +300,9 @@ class Hists {
   const MemSample& mem(uint32_t id) const { return mems_[id]; }
 
   const HistConfig& config() const { return config_; }
+  // Branch mode's IPC column: the symbols' IPC (the report session's, set when it is done).
+  void set_branch_cycles(const BranchCycles* cycles) { branch_cycles_ = cycles; }
+  const BranchCycles* branch_cycles() const { return branch_cycles_; }
   const std::vector<HistEntry>& entries() const { return entries_; }
   const HistEntry& entry(uint32_t id) const { return entries_[id]; }
   // Entry ids in perf's output order (after finish()).
@@ -399,6 +403,7 @@ class Hists {
   int group_cmp(uint32_t a, uint32_t b, uint64_t HistEntry::*field) const;
 
   HistConfig config_;
+  const BranchCycles* branch_cycles_ = nullptr;
   std::vector<HistEntry> entries_;
   std::vector<uint64_t> key_store_;  // the entries' keys, key_words_ words each
   size_t key_words_ = 0;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "readperf/analysis/branch_cycles.h"
 #include "readperf/analysis/hist.h"
 #include "readperf/analysis/sample_filter.h"
 #include "readperf/format/error.h"
@@ -99,6 +100,8 @@ struct ReportData {
   // Branch mode: the types of the branches added (builtin-report.c
   // hist_iter__branch_callback(), every event's), for the statistics after the report.
   BranchTypeStat branch_types;
+  // Branch mode with the IPC column (ipc_lbr): the branches' cycles by symbol.
+  std::unique_ptr<BranchCycles> branch_cycles;
   // Every group the recording has (also under --no-group: perf's "of events" counts its
   // members); under event_group the leaders' hists are linked to their members'.
   std::vector<EventGroup> groups;

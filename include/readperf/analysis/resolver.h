@@ -211,6 +211,9 @@ class Resolver {
   // the mapped file (perf's dso__data_read_offset()); 0 without a map or a readable file (the
   // kernel's, which perf reads from no kallsyms). `is_64bit`: the file's ELF class.
   size_t read_code(const Thread& t, uint64_t ip, uint8_t* out, size_t len, bool* is_64bit);
+  // The code of `sym` (sym.end - sym.start bytes into `out`) from the file of `map`, which
+  // holds it (perf's annotation disassembles it there); false when it cannot all be read.
+  bool read_symbol_code(const Map& map, const Symbol& sym, uint8_t* out, bool* is_64bit);
 
   // Calls `fn` for every DSO whose symbols were looked for, in first-use order (for
   // --verbose), and tells whether the kernel's were.

@@ -101,6 +101,7 @@ enum ReadFormat : uint64_t {
   kFormatLost = 1u << 4,
 };
 
+constexpr uint64_t kBranchSampleAny = 1u << 3;         // PERF_SAMPLE_BRANCH_ANY
 constexpr uint64_t kBranchSampleCallStack = 1u << 11;  // PERF_SAMPLE_BRANCH_CALL_STACK (LBR)
 constexpr uint64_t kBranchSampleHwIndex = 1u << 17;
 
