@@ -1091,7 +1091,17 @@ void Hists::finish() {
   for (const HistEntry& e : entries_) {
     if (!e.filtered) total_non_filtered_period_ += e.period;
   }
-  if (config_.hierarchy) build_hierarchy(entries_in, sample_filtered);
+  if (config_.hierarchy) {
+    build_hierarchy(entries_in, sample_filtered);
+    // hist.c hierarchy_recalc_total_periods(): the top level's entries only, since a lower
+    // level sees only what no filter hid but an upper one sums both; what --percentage
+    // relative divides by.
+    total_non_filtered_period_ = 0;
+    for (uint32_t root : hierarchy_roots_) {
+      const HistEntry& e = entries_[hierarchy_[root].entry];
+      if (!e.filtered) total_non_filtered_period_ += e.period;
+    }
+  }
 }
 
 }  // namespace readperf

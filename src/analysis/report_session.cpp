@@ -411,7 +411,8 @@ class ReportSink : public EventSink {
   // stack add nothing.
   void add_branches(const Sample& s, const Evsel& evsel) {
     Hists& hists = hists_for(evsel);
-    const ResolvedSample& rs = resolver_.resolve(s, &evsel, false);
+    // hist_entry_iter__add() resolves the call chain in every mode, for the parent key.
+    const ResolvedSample& rs = resolver_.resolve(s, &evsel, by_parent_);
     if (setup_.hide_unresolved && !rs.self.sym) return;
     if (!s.has_branch_stack) return;
     Thread* t = rs.thread;
@@ -424,6 +425,8 @@ class ReportSink : public EventSink {
     set_sample_keys(hs, s, *t);
     HistFrame self = hist_frame(rs.self, false);
     hs.filtered = filter_bits(*t, self, rs.self.map != nullptr);
+    if (by_parent_) hs.parent = chain_parent(rs);
+    if (setup_.exclude_other && !hs.parent) hs.filtered |= kHistFilterParent;
     // machine.c sample__resolve_bstack(): each end looked up once.
     const size_t nr = s.branch_stack.nr;
     branch_ends_.resize(nr);
@@ -656,17 +659,32 @@ class ReportSink : public EventSink {
     rep.resolved.insert(resolved_hash, plan_, replay_into(hists));
   }
 
+  // machine.c add_callchain_ip(): the first chain entry in walk order whose symbol matches
+  // the parent pattern (not an inline frame, nor one unwound from a user stack copy).
+  const Symbol* chain_parent(const ResolvedSample& rs) const {
+    const size_t n = rs.callchain.size();
+    for (size_t i = 0; i < n; ++i) {
+      const size_t at = setup_.hist.caller_order ? n - 1 - i : i;
+      const Frame& f = rs.callchain[at];
+      if (f.inlined || !f.sym || at >= rs.unwound_begin) continue;
+      if (parent_.matches(f.sym->name)) return f.sym;
+    }
+    return nullptr;
+  }
+
   // machine.c add_callchain_ip(), for each chain entry with a symbol in walk order: the
   // first that matches the parent pattern is the sample's parent; else one that matches
   // --ignore-callees replaces the sample's location (root_al, a fresh addr_location: its
   // filter bits are 0) and resets the cursor, so the chain restarts at it (the last match
-  // wins). Inline frames are no chain entries (they are appended after the check).
+  // wins). Inline frames are no chain entries (they are appended after the check), nor are
+  // the frames unwound from a user stack copy (unwind_entry() appends them unchecked).
   void scan_chain(const ResolvedSample& rs, HistSample& hs) {
     size_t n = frames_.size(), match = n;
     const Frame* root = nullptr;
     for (size_t i = 0; i < n; ++i) {
-      const Frame& f = rs.callchain[setup_.hist.caller_order ? rs.callchain.size() - 1 - i : i];
-      if (f.inlined || !f.sym) continue;
+      const size_t at = setup_.hist.caller_order ? rs.callchain.size() - 1 - i : i;
+      const Frame& f = rs.callchain[at];
+      if (f.inlined || !f.sym || at >= rs.unwound_begin) continue;
       if (by_parent_ && !hs.parent && parent_.matches(f.sym->name)) {
         hs.parent = f.sym;
       } else if (ignore_callees_ && ignore_callees_.matches(f.sym->name)) {
