@@ -102,6 +102,15 @@ void Hists::build_hierarchy(const std::vector<uint32_t>& entries_in,
         copy.filtered |= kHistFilterSocket;
       }
       entries_.push_back(copy);
+      // The keys stay the first entry's: its branch or memory sample too (by entry id).
+      if (config_.branch_mode) {
+        BranchInfo branch = branches_[flat];
+        branches_.push_back(branch);
+      }
+      if (config_.mem_mode) {
+        MemSample mem = mems_[flat];
+        mems_.push_back(mem);
+      }
       hierarchy_.push_back(node);
       parent = id;
     }

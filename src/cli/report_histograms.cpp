@@ -210,7 +210,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     }
     cumulate = false;
     // What readperf's hierarchy does not follow perf in yet.
-    std::string_view unsupported = branch_mode ? "branch stacks" : "";
+    std::string_view unsupported = "";
     if (!unsupported.empty()) {
       return fail(fmt::format("report: --hierarchy with {} is not supported yet", unsupported));
     }
