@@ -826,7 +826,10 @@ int Hists::group_cmp(uint32_t a_id, uint32_t b_id, uint64_t HistEntry::*field) c
   // ui/hist.c __hpp__sort(): the leader's value, then each member's (0 without a pair).
   int c = field_cmp(entries_[a_id].*field, entries_[b_id].*field);
   for (size_t m = 0; !c && m < members_.size(); ++m) {
-    uint32_t pa = pairs_[m][a_id], pb = pairs_[m][b_id];
+    // A hierarchy's flat entries have no pairs (its nodes do).
+    const std::vector<uint32_t>& p = pairs_[m];
+    uint32_t pa = a_id < p.size() ? p[a_id] : kNoPair;
+    uint32_t pb = b_id < p.size() ? p[b_id] : kNoPair;
     uint64_t va = pa == kNoPair ? 0 : members_[m]->entries_[pa].*field;
     uint64_t vb = pb == kNoPair ? 0 : members_[m]->entries_[pb].*field;
     c = field_cmp(va, vb);
@@ -834,11 +837,46 @@ int Hists::group_cmp(uint32_t a_id, uint32_t b_id, uint64_t HistEntry::*field) c
   return c;
 }
 
+HistEntry Hists::dummy_of(const Hists& other, uint32_t oid) {
+  const HistEntry& pair = other.entries_[oid];
+  HistEntry e;
+  e.thread = pair.thread;
+  e.comm = intern_comm(other.comms_[pair.comm]);
+  e.dso = pair.dso;
+  e.sym = pair.sym;
+  e.ip = pair.ip;
+  e.sym_base = pair.sym_base;
+  e.level = pair.level;
+  e.cpumode = pair.cpumode;
+  e.srcline = pair.srcline;
+  e.trace = pair.trace;
+  e.cpu = pair.cpu;
+  e.time = pair.time;
+  e.socket = pair.socket;
+  e.map_size = pair.map_size;
+  e.parent = pair.parent;
+  e.srcfile = pair.srcfile;
+  e.values = pair.values;
+  e.transaction = pair.transaction;
+  e.cgroup = pair.cgroup;
+  e.cgroup_ns_dev = pair.cgroup_ns_dev;
+  e.cgroup_ns_ino = pair.cgroup_ns_ino;
+  e.unmapped_ip = pair.unmapped_ip;
+  e.filtered = pair.filtered;
+  return e;
+}
+
 void Hists::link_group(std::vector<const Hists*> members) {
   // perf renames placeholder comms in place, long before: compare the final names.
   rename_placeholder_comms();
   members_ = std::move(members);
   linked_from_ = static_cast<uint32_t>(entries_.size());
+  // hists__match() and hists__link() of a hierarchy pair its levels' nodes instead, when the
+  // leader's are made (link_hierarchy()).
+  if (config_.hierarchy) {
+    pairs_.assign(members_.size(), {});
+    return;
+  }
   auto live = [](const Hists& h, uint32_t id) { return h.merged_.empty() || !h.merged_[id]; };
   // The collapsed tree's lookup (hists__find_entry()): an entry of the leader, or of a member
   // while it is looked up.
@@ -866,32 +904,8 @@ void Hists::link_group(std::vector<const Hists*> members) {
         id = it->id;
       } else {
         // hists__add_dummy_entry(): the member's entry with no period, no call chain.
-        const HistEntry& pair = other->entries_[oid];
         id = static_cast<uint32_t>(entries_.size());
-        HistEntry& e = entries_.emplace_back();
-        e.thread = pair.thread;
-        e.comm = intern_comm(other->comms_[pair.comm]);
-        e.dso = pair.dso;
-        e.sym = pair.sym;
-        e.ip = pair.ip;
-        e.sym_base = pair.sym_base;
-        e.level = pair.level;
-        e.cpumode = pair.cpumode;
-        e.srcline = pair.srcline;
-        e.trace = pair.trace;
-        e.cpu = pair.cpu;
-        e.time = pair.time;
-        e.socket = pair.socket;
-        e.map_size = pair.map_size;
-        e.parent = pair.parent;
-        e.srcfile = pair.srcfile;
-        e.values = pair.values;
-        e.transaction = pair.transaction;
-        e.cgroup = pair.cgroup;
-        e.cgroup_ns_dev = pair.cgroup_ns_dev;
-        e.cgroup_ns_ino = pair.cgroup_ns_ino;
-        e.unmapped_ip = pair.unmapped_ip;
-        e.filtered = pair.filtered;
+        entries_.push_back(dummy_of(*other, oid));
         if (config_.branch_mode) branches_.push_back(other->branches_[oid]);
         if (config_.mem_mode) mems_.push_back(other->mems_[oid]);
         key_store_.resize(key_store_.size() + key_words_);  // never looked up: no more samples

@@ -39,8 +39,7 @@ void Hists::build_hierarchy(const std::vector<uint32_t>& entries_in,
   for (const HistField& f : config_.sort.sort_list) {
     if (f.hpp == HppField::kSortKey) hierarchy_levels_.push_back(f.key);
   }
-  // A linked group's pairs are the flat entries' (the report refuses groups here).
-  if (hierarchy_levels_.empty() || !members_.empty()) return;
+  if (hierarchy_levels_.empty()) return;
 
   // Each node's children as perf's rb-tree of them (hroot_in); [0] is the top level's.
   std::vector<RbOrder> children_in(1);
@@ -116,6 +115,11 @@ void Hists::build_hierarchy(const std::vector<uint32_t>& entries_in,
     }
   }
 
+  // report__collapse_hists(): each member matched, then linked, in turn.
+  for (size_t m = 0; m < members_.size(); ++m) link_hierarchy(m, children_in);
+  for (std::vector<uint32_t>& p : pairs_) p.resize(entries_.size(), kNoPair);
+  hierarchy_in_ = children_in;
+
   // hists__hierarchy_output_resort(): each level's entries, in their collapse tree's order,
   // into an output tree by hist_entry__sort() (the whole sort list, on the nodes' sums and
   // first entries' keys).
@@ -132,6 +136,69 @@ void Hists::build_hierarchy(const std::vector<uint32_t>& entries_in,
   for (uint32_t id = 0; id < hierarchy_.size(); ++id) {
     hierarchy_[id].children = output_order(children_in[id + 1]);
   }
+}
+
+void Hists::link_hierarchy(size_t m, std::vector<RbOrder>& in) {
+  const Hists* other = members_[m];
+  std::vector<uint32_t>& pairs = pairs_[m];
+  pairs.resize(entries_.size(), kNoPair);
+  if (!other || other->hierarchy_in_.empty()) return;
+  // The member node each leader node was paired with, and the reverse.
+  std::vector<uint32_t> leader_of(other->hierarchy_.size(), kNoPair);
+  auto entry_of = [](const Hists& h, uint32_t node) { return h.hierarchy_[node].entry; };
+  // hists__match_hierarchy(): the leader's nodes in their tree's order, each looked up among
+  // the member's of its level (the level's key: hist_entry's hpp_list).
+  auto match = [&](auto&& self, size_t leader_tree, size_t other_tree, uint32_t depth) -> void {
+    const SortKey key = hierarchy_levels_[depth];
+    for (uint32_t node : in[leader_tree].in_order()) {
+      uint32_t found = other->hierarchy_in_[other_tree].find([&](uint32_t iter) {
+        return key_collapse_cmp(key, *other, entry_of(*other, iter), *this, entry_of(*this, node));
+      });
+      if (found == RbOrder::kNil) continue;
+      pairs[entry_of(*this, node)] = entry_of(*other, found);
+      leader_of[found] = node;
+      if (!hierarchy_[node].leaf) self(self, node + 1, found + 1, depth + 1);
+    }
+  };
+  match(match, 0, 0, 0);
+  // hists__link_hierarchy(): each member node without a pair gets one, a dummy node of the
+  // leader (add_dummy_hierarchy_entry(): the member's keys, no period), at its level.
+  auto link = [&](auto&& self, size_t other_tree, size_t leader_tree, uint32_t parent,
+                  uint32_t depth) -> void {
+    const SortKey key = hierarchy_levels_[depth];
+    for (uint32_t onode : other->hierarchy_in_[other_tree].in_order()) {
+      uint32_t node = leader_of[onode];
+      if (node == kNoPair) {
+        auto cmp = [&](uint32_t iter) {
+          return key_collapse_cmp(key, *this, entry_of(*this, iter), *other,
+                                  entry_of(*other, onode));
+        };
+        node = in[leader_tree].find(cmp);
+        if (node == RbOrder::kNil) {
+          node = static_cast<uint32_t>(hierarchy_.size());
+          const uint32_t oid = entry_of(*other, onode);
+          HistEntry dummy = dummy_of(*other, oid);
+          dummy.chain_root = CallTree::kNone;
+          HierarchyNode n;
+          n.entry = static_cast<uint32_t>(entries_.size());
+          n.parent = parent;
+          n.depth = depth;
+          n.leaf = other->hierarchy_[onode].leaf;
+          entries_.push_back(dummy);
+          if (config_.branch_mode) branches_.push_back(other->branches_[oid]);
+          if (config_.mem_mode) mems_.push_back(other->mems_[oid]);
+          hierarchy_.push_back(n);
+          in[leader_tree].insert(node, [&](uint32_t iter) { return cmp(iter) < 0; });
+          in.emplace_back();
+          for (std::vector<uint32_t>& p : pairs_) p.resize(entries_.size(), kNoPair);
+        }
+        pairs[entry_of(*this, node)] = entry_of(*other, onode);
+        leader_of[onode] = node;
+      }
+      if (!other->hierarchy_[onode].leaf) self(self, onode + 1, node + 1, node, depth + 1);
+    }
+  };
+  link(link, 0, 0, HierarchyNode::kNoNode, 0);
 }
 
 }  // namespace readperf

@@ -464,9 +464,6 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     sections.push_back({event_name(pd.events()[i]), h});
   }
   for (const EventGroup& g : data->groups) {
-    if (opts.hierarchy && setup.event_group && g.nr_members > 1) {
-      return fail("report: --hierarchy with an event group is not supported yet (--no-group)");
-    }
     ReportSection& leader = sections[g.leader];
     leader.nr_members = g.nr_members;
     if (!setup.event_group || g.nr_members < 2) continue;

@@ -393,6 +393,12 @@ class Hists {
   // (hist_hierarchy.cpp).
   void build_hierarchy(const std::vector<uint32_t>& entries_in,
                        const std::vector<uint8_t>& sample_filtered);
+  // hist.c hists__match_hierarchy() and hists__link_hierarchy() for member `m`: its nodes
+  // paired with the leader's of the same keys level by level, a dummy node for each of its
+  // nodes the leader lacks. `in`: the leader's trees of children (hroot_in), [0] the top.
+  void link_hierarchy(size_t m, std::vector<RbOrder>& in);
+  // hists__add_dummy_entry()'s copy of `other`'s entry `oid`: its keys, no period.
+  HistEntry dummy_of(const Hists& other, uint32_t oid);
   int collapse_cmp(uint32_t x, uint32_t y) const { return collapse_cmp(*this, x, *this, y); }
   int output_cmp(uint32_t a, uint32_t b) const;
   int sort_key_cmp(SortKey key, uint32_t a, uint32_t b) const;
@@ -429,6 +435,7 @@ class Hists {
   uint32_t last_dso_id_ = 0;
 
   std::vector<HierarchyNode> hierarchy_;
+  std::vector<RbOrder> hierarchy_in_;  // each node's children as inserted; [0] the top level
   std::vector<uint32_t> hierarchy_roots_;
   std::vector<SortKey> hierarchy_levels_;
 
