@@ -163,7 +163,8 @@ bool Resolver::read_symbol_code(const Map& map, const Symbol& sym, uint8_t* out,
   if (!map.dso || map.dso->space != DsoSpace::kUser) return false;
   const DsoSymbols* ds = user_symbols(map);
   const CfiFile* file = ds && !ds->runtime_path.empty() ? cfi_.get(ds->runtime_path) : nullptr;
-  if (!file) return false;
+  // x86 code only, which is what this machine's objdump disassembles for perf.
+  if (!file || (file->elf_machine() != EM_X86_64 && file->elf_machine() != EM_386)) return false;
   *is_64bit = file->is_64bit();
   // A symbol's addresses are map-relative (map__map_ip()), as read_code() reads them.
   const size_t size = sym.end - sym.start;

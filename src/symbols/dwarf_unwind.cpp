@@ -27,6 +27,7 @@ struct CfiFile::Impl {
   };
   std::vector<Load> loads;
   uint16_t type = 0;
+  uint16_t machine = 0;
   bool is_64bit = false;
   bool eh_frame_hdr = false;
   bool debug_frame_section = false;
@@ -50,7 +51,10 @@ std::unique_ptr<CfiFile> CfiFile::open(const std::string& path) {
   impl->elf = elf_begin(impl->fd, ELF_C_READ_MMAP, nullptr);
   if (!impl->elf || elf_kind(impl->elf) != ELF_K_ELF) return nullptr;
   GElf_Ehdr ehdr;
-  if (gelf_getehdr(impl->elf, &ehdr)) impl->type = ehdr.e_type;
+  if (gelf_getehdr(impl->elf, &ehdr)) {
+    impl->type = ehdr.e_type;
+    impl->machine = ehdr.e_machine;
+  }
   impl->is_64bit = gelf_getclass(impl->elf) == ELFCLASS64;
   impl->image = elf_rawfile(impl->elf, &impl->image_size);
   size_t phnum = 0;
@@ -91,6 +95,8 @@ uint64_t CfiFile::offset_to_vaddr(uint64_t offset) const {
 }
 
 uint16_t CfiFile::elf_type() const { return impl_->type; }
+
+uint16_t CfiFile::elf_machine() const { return impl_->machine; }
 
 uint64_t CfiFile::elf_base_address() const {
   // unwind-libunwind-local.c elf_base_address(): "PT_LOAD segments are sorted by p_vaddr, so

@@ -212,7 +212,8 @@ class Resolver {
   // kernel's, which perf reads from no kallsyms). `is_64bit`: the file's ELF class.
   size_t read_code(const Thread& t, uint64_t ip, uint8_t* out, size_t len, bool* is_64bit);
   // The code of `sym` (sym.end - sym.start bytes into `out`) from the file of `map`, which
-  // holds it (perf's annotation disassembles it there); false when it cannot all be read.
+  // holds it (perf's annotation disassembles it there); false when it cannot all be read or
+  // is not x86 code (this machine's objdump disassembles no other for perf).
   bool read_symbol_code(const Map& map, const Symbol& sym, uint8_t* out, bool* is_64bit);
 
   // Calls `fn` for every DSO whose symbols were looked for, in first-use order (for

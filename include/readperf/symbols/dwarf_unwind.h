@@ -38,6 +38,8 @@ class CfiFile {
   uint64_t elf_base_address() const;
   // The ELF header's e_type (ET_EXEC, ET_DYN, ...).
   uint16_t elf_type() const;
+  // The ELF header's e_machine (EM_X86_64, EM_AARCH64, ...).
+  uint16_t elf_machine() const;
   // Whether perf's find_proc_info() can use the file's .eh_frame (it needs .eh_frame_hdr) and
   // .debug_frame.
   bool has_eh_frame_hdr() const;
