@@ -5,11 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <iterator>
+#include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "perf_data_builder.h"
+#include "readperf/analysis/report_session.h"
+#include "readperf/analysis/sort_keys.h"
 #include "readperf/format/perf_abi.h"
 #include "test_util.h"
 
@@ -193,6 +197,43 @@ TEST(MemSamples, GoldenRecordingIsTheBuilders) {
   EXPECT_EQ(SyncBuilderGolden(std::string(READPERF_GOLDEN_DIR) + "/mem/perf.data", bytes,
                               "READPERF_WRITE_MEM_GOLDEN"),
             bytes);
+}
+
+// `report --hierarchy --mem-mode` (perf 6.1 segfaults there): every node of every level
+// keeps the memory sample of the first entry it was made from, which the memory keys' columns
+// read by the node's entry id.
+TEST(MemSamples, HierarchyNodesKeepTheirMemorySamples) {
+  auto data = PerfData::open(std::string(READPERF_GOLDEN_DIR) + "/mem/perf.data");
+  ASSERT_TRUE(data) << data.error().message();
+  SortingOptions sorting;
+  sorting.default_order = kDefaultMemSortOrder;
+  sorting.mem_mode = true;
+  Result<SortSpec> spec = setup_sorting(sorting);
+  ASSERT_TRUE(spec) << spec.error().message();
+  ReportSetup setup;
+  setup.symbols.buildid_dir = std::string(READPERF_GOLDEN_DIR) + "/buildid";
+  setup.hist.sort = *spec;
+  setup.hist.mem_mode = true;
+  setup.hist.hierarchy = true;
+  Result<ReportData> r = run_report_session(**data, setup);
+  ASSERT_TRUE(r) << r.error().message();
+  size_t checked = 0;
+  for (const auto& h : r->hists) {
+    if (!h || h->hierarchy().empty()) continue;
+    // The nodes' entries come after the flat ones.
+    const uint32_t first_node = h->hierarchy().front().entry;
+    std::set<std::tuple<uint64_t, uint64_t, uint64_t>> flat;
+    for (uint32_t id = 0; id < first_node; ++id) {
+      const MemSample& m = h->mem(id);
+      flat.insert({m.data_src, m.daddr.addr, m.iaddr.addr});
+    }
+    for (const HierarchyNode& node : h->hierarchy()) {
+      const MemSample& m = h->mem(node.entry);
+      EXPECT_TRUE(flat.count({m.data_src, m.daddr.addr, m.iaddr.addr})) << node.entry;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 10u);
 }
 
 }  // namespace
