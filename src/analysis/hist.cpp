@@ -390,6 +390,9 @@ Hists::Key Hists::make_key(uint32_t comm, const Thread* t, const HistFrame& f, u
       case SortKey::kSrclineTo:
         k.w[n++] = reinterpret_cast<uintptr_t>(b.to.srcline.data());
         break;
+      default:
+        if (is_dynamic_key(key)) k.w[n++] = dynamic_word(key, s.raw);
+        break;
       case SortKey::kSymbol:
       case SortKey::kIpcNull:
       case SortKey::kIpcLbr:
@@ -462,6 +465,7 @@ uint32_t Hists::stage(const HistSample& s, const HistFrame& f, uint64_t ip, uint
   e.cpumode = s.cpumode;
   e.srcline = f.srcline;
   e.trace = s.trace;
+  if (!config_.sort.dynamic.empty()) e.raw = intern_raw(s.raw);
   e.cpu = s.cpu;
   e.socket = s.socket;
   e.map_size = f.map_size;
@@ -763,9 +767,10 @@ int Hists::key_collapse_cmp(SortKey key, const Hists& hx, uint32_t x_id, const H
         }
         break;
       default:
-        c = is_sample_value_key(key) ? value_key_cmp(key, x, y)
-            : is_mem_key(key)        ? mem_cmp(key, hx, x_id, hy, y_id)
-                                     : branch_cmp(key, hx, x_id, hy, y_id);
+        c = is_dynamic_key(key)        ? hx.dynamic_cmp(key, x, y)
+            : is_sample_value_key(key) ? value_key_cmp(key, x, y)
+            : is_mem_key(key)          ? mem_cmp(key, hx, x_id, hy, y_id)
+                                       : branch_cmp(key, hx, x_id, hy, y_id);
         break;
     }
   }
@@ -863,6 +868,7 @@ HistEntry Hists::dummy_of(const Hists& other, uint32_t oid) {
   e.cgroup_ns_ino = pair.cgroup_ns_ino;
   e.unmapped_ip = pair.unmapped_ip;
   e.filtered = pair.filtered;
+  if (!pair.raw.empty()) e.raw = intern_raw(pair.raw);
   return e;
 }
 
@@ -998,6 +1004,7 @@ int Hists::sort_key_cmp(SortKey key, uint32_t a_id, uint32_t b_id) const {
     case SortKey::kAddr:
       return value_key_cmp(key, a, b);
     default:
+      if (is_dynamic_key(key)) return dynamic_cmp(key, a, b);
       if (is_sample_value_key(key)) return value_key_cmp(key, a, b);
       // The memory keys have no se_sort either.
       if (is_mem_key(key)) return mem_cmp(key, *this, a_id, *this, b_id);
@@ -1116,6 +1123,52 @@ void Hists::finish() {
       if (!e.filtered) total_non_filtered_period_ += e.period;
     }
   }
+}
+
+std::string_view Hists::intern_raw(std::string_view raw) { return *raw_store_.emplace(raw).first; }
+
+// sort.c __sort__hde_cmp()'s bytes: the field's, or a dynamic field's data (where its
+// __data_loc word says, from `raw`'s own word).
+std::string_view dynamic_field_bytes(const DynamicField& d, std::string_view raw) {
+  uint64_t offset = d.offset;
+  uint64_t size = d.size;
+  if (d.is_dynamic) {
+    uint32_t word = 0;
+    if (d.offset + 4 <= raw.size()) std::memcpy(&word, raw.data() + d.offset, 4);
+    offset = word & 0xffff;
+    size = (word >> 16) & 0xffff;
+    if (d.is_relative) offset += d.offset + d.size;
+  }
+  if (offset >= raw.size()) return {};
+  return raw.substr(offset, std::min<uint64_t>(size, raw.size() - offset));
+}
+
+uint64_t Hists::dynamic_word(SortKey key, std::string_view raw) {
+  const DynamicField& d = config_.sort.dynamic[dynamic_index(key)];
+  // perf_hpp__defined_dynamic_entry(): another event's field is no key here.
+  if (d.event != config_.event) return 0;
+  return reinterpret_cast<uintptr_t>(
+      field_store_.emplace(dynamic_field_bytes(d, raw)).first->data());
+}
+
+int Hists::dynamic_cmp(SortKey key, const HistEntry& a, const HistEntry& b) const {
+  const DynamicField& d = config_.sort.dynamic[dynamic_index(key)];
+  if (d.event != config_.event) return 0;
+  // __sort__hde_cmp(): memcmp(a's bytes, b's bytes at a's place and size); a dynamic field's
+  // size widens its column (hde->dynamic_len) only where perf compares.
+  std::string_view x = dynamic_field_bytes(d, a.raw);
+  if (d.is_dynamic) {
+    if (dynamic_len_.size() <= dynamic_index(key)) dynamic_len_.resize(dynamic_index(key) + 1);
+    size_t& len = dynamic_len_[dynamic_index(key)];
+    len = std::max(len, x.size());
+  }
+  const char* base = a.raw.data();
+  const size_t at = x.data() && base ? static_cast<size_t>(x.data() - base) : 0;
+  std::string_view y = at < b.raw.size() ? b.raw.substr(at, x.size()) : std::string_view();
+  const size_t n = std::min(x.size(), y.size());
+  int c = n ? std::memcmp(x.data(), y.data(), n) : 0;
+  if (!c && x.size() != y.size()) c = x.size() < y.size() ? -1 : 1;
+  return c < 0 ? -1 : c > 0 ? 1 : 0;
 }
 
 }  // namespace readperf

@@ -198,6 +198,7 @@ class ReportSink : public EventSink {
     auto& h = data_.hists[evsel.index];
     if (!h) {
       HistConfig config = setup_.hist;
+      config.event = static_cast<uint32_t>(evsel.index);
       if (evsel.index == 0) config.symbol_filter = setup_.symbol_filter;
       const ReportFilters& fl = setup_.filters;
       if (!fl.comms.empty() || !fl.pids.empty() || !fl.tids.empty()) {
@@ -535,8 +536,9 @@ class ReportSink : public EventSink {
                          s.user_stack_size != 0;
     // Memory mode keys entries on the data address and data_src, which the keys leave out.
     // Branch counts grow along a chain's whole path, which a replay does not walk.
-    const bool uncached = unwound || with_trace_ || hists.walks_entries_in() || mixed_chains_ ||
-                          setup_.hist.mem_mode || setup_.hist.show_branchflag_count;
+    const bool uncached = unwound || with_trace_ || with_dynamic_ || hists.walks_entries_in() ||
+                          mixed_chains_ || setup_.hist.mem_mode ||
+                          setup_.hist.show_branchflag_count;
     const RepeatCache::Hash raw_hash = RepeatCache::hash(key_);
     if (size_t slot = uncached ? RepeatCache::kNone : rep.raw.find_slot(raw_hash);
         slot != RepeatCache::kNone) {
@@ -550,10 +552,13 @@ class ReportSink : public EventSink {
     if (setup_.hide_unresolved && !rs.self.sym) return;
     Thread* t = rs.thread;
     std::string_view trace;
-    if (with_trace_ && evsel.attr.type == kTypeTracepoint) {
+    if ((with_trace_ || with_dynamic_) && evsel.attr.type == kTypeTracepoint) {
       trace = setup_.trace_text ? setup_.trace_text(evsel, s, resolver_, *t) : "";
     }
     HistSample hs;
+    if (with_dynamic_) {
+      hs.raw = std::string_view(reinterpret_cast<const char*>(s.raw.data()), s.raw.size());
+    }
     hs.thread = t;
     hs.comm = rs.comm;
     hs.placeholder_comm = !t->comm_set;
@@ -640,7 +645,7 @@ class ReportSink : public EventSink {
     for (const HistFrame& f : frames_) push_frame_key(f, f.chain.ip);
     // An inline frame's Children entry may change hands with the map it is met through
     // (Hists::place()): such samples are added one by one.
-    if (hists.walks_entries_in() || mixed_chains_ || setup_.hist.mem_mode ||
+    if (with_dynamic_ || hists.walks_entries_in() || mixed_chains_ || setup_.hist.mem_mode ||
         setup_.hist.show_branchflag_count ||
         (setup_.hist.children &&
          std::any_of(frames_.begin(), frames_.end(),
@@ -784,6 +789,9 @@ class ReportSink : public EventSink {
   std::vector<HistFrame> cursor_frames_;
   bool cursor_set_ = false;
   const bool with_trace_ = setup_.hist.sort.has(SortKey::kTrace);
+  // The dynamic keys (tracepoint fields) read the sample's raw data, and the trace text for
+  // the fields printed formatted.
+  const bool with_dynamic_ = !setup_.hist.sort.dynamic.empty();
   const bool with_srcfile_ = setup_.hist.sort.has(SortKey::kSrcfile);
   const bool with_branch_srclines_ =
       setup_.hist.sort.has(SortKey::kSrclineFrom) || setup_.hist.sort.has(SortKey::kSrclineTo);

@@ -188,6 +188,20 @@ Result<SortSpec> setup_sorting(const SortingOptions& o) {
   for (std::string_view tok : tokens(keys)) {
     if (is_unsupported_arch_key(tok)) continue;
     Result<HistField> f = find_field(tok, "sort", o.branch_mode, o.mem_mode);
+    if (!f && o.dynamic_fields) {
+      std::optional<std::vector<DynamicField>> fields = o.dynamic_fields(tok);
+      if (fields) {
+        for (DynamicField& d : *fields) {
+          if (spec.dynamic.size() >= kMaxDynamicKeys) {
+            return make_error(fmt::format("too many tracepoint fields as sort keys (at most {})",
+                                          kMaxDynamicKeys));
+          }
+          spec.sort_list.push_back({HppField::kSortKey, dynamic_key(spec.dynamic.size())});
+          spec.dynamic.push_back(std::move(d));
+        }
+        continue;
+      }
+    }
     if (!f) return tl::unexpected(f.error());
     if (f->hpp == HppField::kSortKey && f->key == SortKey::kDso) spec.dso_sorted = true;
     // __sort_dimension__add(): a dimension already taken is ignored.

@@ -25,6 +25,88 @@ namespace readperf::cli {
 
 namespace {
 
+// sort.c add_dynamic_entry(): the tracepoint fields a sort token names: `trace_fields` (every
+// field of every tracepoint), `EVENT.FIELD`, `EVENT.*` (EVENT a full "sys:name", a part of
+// one names a single event, or %N the Nth), `FIELD` (that field of every tracepoint that has
+// it), each with an optional "/raw". None when the token names nothing.
+std::optional<std::vector<DynamicField>> dynamic_fields(const PerfData& pd,
+                                                        const TraceFormatter* formats,
+                                                        std::string_view tok, bool raw_trace) {
+  std::vector<DynamicField> out;
+  std::string_view event_part, field = tok, opt;
+  if (size_t dot = tok.find('.'); dot != std::string_view::npos) {
+    event_part = tok.substr(0, dot);
+    field = tok.substr(dot + 1);
+  }
+  if (size_t slash = field.find('/'); slash != std::string_view::npos) {
+    opt = field.substr(slash + 1);
+    field = field.substr(0, slash);
+    if (opt != "raw") return std::nullopt;
+    raw_trace = true;
+  }
+  const auto& events = pd.events();
+  auto add = [&](size_t i, const TraceFormatter::Field& f) {
+    DynamicField d;
+    d.event = static_cast<uint32_t>(i);
+    d.name = f.name;
+    d.offset = f.offset;
+    d.size = f.size;
+    d.is_string = f.is_string;
+    d.is_dynamic = f.is_dynamic;
+    d.is_relative = f.is_relative;
+    d.raw = raw_trace;
+    d.format_field = f.handle;
+    out.push_back(std::move(d));
+  };
+  auto is_tracepoint = [&](size_t i) { return events[i].attr.type == kTypeTracepoint; };
+  if (field == "trace_fields") {
+    for (size_t i = 0; formats && i < events.size(); ++i) {
+      if (!is_tracepoint(i)) continue;
+      for (const auto& f : formats->fields(events[i].attr.config)) add(i, f);
+    }
+    return out;
+  }
+  if (!formats) return std::nullopt;
+  if (event_part.empty() && tok.find('.') == std::string_view::npos) {
+    for (size_t i = 0; i < events.size(); ++i) {
+      TraceFormatter::Field f;
+      if (is_tracepoint(i) && formats->find_any_field(events[i].attr.config, field, &f)) add(i, f);
+    }
+    if (out.empty()) return std::nullopt;
+    return out;
+  }
+  // find_evsel().
+  size_t found = events.size();
+  if (!event_part.empty() && event_part[0] == '%') {
+    long nr = std::strtol(std::string(event_part.substr(1)).c_str(), nullptr, 0);
+    if (nr > static_cast<long>(events.size())) return std::nullopt;
+    found = nr > 1 ? static_cast<size_t>(nr - 1) : 0;
+  } else {
+    const bool full_name = event_part.find(':') != std::string_view::npos;
+    for (size_t i = 0; i < events.size(); ++i) {
+      const std::string name = event_name(events[i]);
+      if (full_name && name == event_part) {
+        found = i;
+        break;
+      }
+      if (!full_name && name.find(event_part) != std::string::npos) {
+        if (found != events.size()) return std::nullopt;  // ambiguous
+        found = i;
+      }
+    }
+  }
+  if (found >= events.size() || !is_tracepoint(found)) return std::nullopt;
+  if (field == "*") {
+    for (const auto& f : formats->fields(events[found].attr.config)) add(found, f);
+  } else if (TraceFormatter::Field f;
+             formats->find_any_field(events[found].attr.config, field, &f)) {
+    add(found, f);
+  } else {
+    return std::nullopt;
+  }
+  return out;
+}
+
 constexpr uint32_t kPerfTypeTracepoint = 2;
 
 std::vector<std::string> split_list(const std::string& s) {
@@ -249,13 +331,8 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
                                    : branch_mode   ? kDefaultBranchSortOrder
                                    : opts.mem_mode ? kDefaultMemSortOrder
                                                    : kDefaultSortOrder;
-  if (all_tracepoints && opts.raw_trace &&
-      ((sort_order.empty() && !strict_fields) || sort_order[0] == '+')) {
-    // get_default_sort_order() then says "trace_fields": a column per field of each event.
-    return fail(
-        "report: --raw-trace's default sort order (\"trace_fields\") is not supported "
-        "yet; --sort trace --raw-trace prints the raw fields");
-  }
+  // get_default_sort_order(): with --raw-trace, a column per field of each tracepoint.
+  if (all_tracepoints && opts.raw_trace) default_order = "trace_fields";
   // builtin-report.c: a --sort naming "symbol" gets the ipc_null column (ipc_lbr in branch
   // mode); it looks at the option as given, before sort.c expands a '+' order.
   std::string ipc;
@@ -277,8 +354,21 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   sorting.branch_mode = branch_mode;
   sorting.mem_mode = opts.mem_mode;
   sorting.parent_key = opts.parent.has_value();
+  // sort.c add_dynamic_entry(): a key that is no static one may name tracepoint fields.
+  std::unique_ptr<TraceFormatter> formats;
+  if (!is_pipe && pd.tracing_data()) {
+    if (auto f = TraceFormatter::create(*pd.tracing_data())) formats = std::move(*f);
+  }
+  sorting.dynamic_fields = [&](std::string_view tok) {
+    return dynamic_fields(pd, formats.get(), tok, opts.raw_trace);
+  };
   Result<SortSpec> spec = setup_sorting(sorting);
   if (!spec) return fail(spec.error().message());
+  if (opts.hierarchy && !spec->dynamic.empty()) {
+    // perf's hierarchy gives each event its own levels of fields (add_hierarchy_fmt() skips
+    // other events'), which readperf's does not yet.
+    return fail("report: --hierarchy with tracepoint fields as sort keys is not supported yet");
+  }
   if (spec->has(SortKey::kParent) && !is_pipe && !(sample_type & kSampleCallchain)) {
     // report__setup_sample_type() asks this first.
     sample_type_refusal =
@@ -387,7 +477,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.symbols.demangle_params =
       perf_version_demangles_with_params(pd.features().version.value_or("")) || opts.verbose > 0;
   TraceTexts trace_texts(pd, opts.raw_trace);
-  if (spec->has(SortKey::kTrace)) {
+  if (spec->has(SortKey::kTrace) || !spec->dynamic.empty()) {
     setup.trace_text = [&](const Evsel& e, const Sample& s, Resolver& r, const Thread& t) {
       return trace_texts.text(e, s, r, t);
     };
@@ -458,7 +548,9 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   for (size_t i = 0; i < pd.events().size(); ++i) {
     const Hists* h = i < data->hists.size() ? data->hists[i].get() : nullptr;
     if (!h && !opts.skip_empty) {
-      h = empty.emplace_back(std::make_unique<Hists>(setup.hist)).get();
+      HistConfig config = setup.hist;
+      config.event = static_cast<uint32_t>(i);
+      h = empty.emplace_back(std::make_unique<Hists>(config)).get();
       empty.back()->finish();
     }
     sections.push_back({event_name(pd.events()[i]), h});

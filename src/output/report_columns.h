@@ -28,6 +28,12 @@ void put_sym_column(fmt::memory_buffer& b, const Hists& hists, const Dso* dso, c
 void put_key_column(fmt::memory_buffer& b, const Hists& hists, uint32_t id, SortKey key,
                     uint32_t width, std::string_view& mispredict);
 
+// sort.c __sort__hde_entry(): a tracepoint field's value, right-aligned to `width`.
+void put_dynamic_column(fmt::memory_buffer& b, const Hists& hists, uint32_t id, SortKey key,
+                        uint32_t width);
+// sort.c hde_width(): a tracepoint field's column width in `hists`.
+uint32_t dynamic_width(const Hists& hists, SortKey key, const DynamicField& d);
+
 // hists->col_len[] of the branch keys (hists__calc_col_len()'s branch_info part).
 struct BranchWidths {
   uint32_t dso_from = 0, dso_to = 0, sym_from = 0, sym_to = 0, addr_from = 0, addr_to = 0;

@@ -200,7 +200,9 @@ void put_key_column(fmt::memory_buffer& b, const Hists& hists, uint32_t id, Sort
       }
       break;
     default:
-      if (is_mem_key(key)) {
+      if (is_dynamic_key(key)) {
+        put_dynamic_column(b, hists, id, key, width);
+      } else if (is_mem_key(key)) {
         put_mem_column(b, key, hists, id, width);
       } else {
         put_branch_column(b, key, hists, id, width, mispredict);

@@ -187,6 +187,16 @@ std::vector<Column> make_columns(const Hists& hists, const ColumnWidths& w,
       continue;
     }
     if (spec.is_elided(f.key)) continue;
+    if (is_dynamic_key(f.key)) {
+      // A tracepoint field's column exists in its own event's section only
+      // (perf_hpp__defined_dynamic_entry()); __sort__hde_width(): the user's width or
+      // hde_width().
+      const DynamicField& d = spec.dynamic[dynamic_index(f.key)];
+      if (d.event != hists.config().event) continue;
+      uint32_t width = user_len ? static_cast<uint32_t>(user_len) : dynamic_width(hists, f.key, d);
+      cols.push_back({f.hpp, f.key, d.name, width});
+      continue;
+    }
     // __sort__hpp_width(): the user's width, else the entries' (already at least the
     // header's).
     uint32_t width = user_len ? static_cast<uint32_t>(user_len) : key_width(f.key, w);

@@ -25,7 +25,7 @@ void print_header_lines(const std::vector<Column>& cols, std::string_view sep, O
   for (size_t i = 0; i < cols.size(); ++i) {
     const Column& c = cols[i];
     if (i) b.append(sep.empty() ? std::string_view("  ") : sep);
-    if (c.field == HppField::kSortKey) {
+    if (c.field == HppField::kSortKey && !is_dynamic_key(c.key)) {
       put_fixed(b, c.name, c.width);
     } else {
       fmt::format_to(std::back_inserter(b), "{:>{}}", c.name, c.width);

@@ -94,6 +94,41 @@ tep_event* TraceFormatter::find_event(uint64_t id) const {
   return tep_find_event(tep_, static_cast<int>(id));
 }
 
+namespace {
+
+TraceFormatter::Field field_of(const tep_format_field* f) {
+  TraceFormatter::Field out;
+  out.name = f->name ? f->name : "";
+  out.offset = static_cast<uint32_t>(f->offset);
+  out.size = static_cast<uint32_t>(f->size);
+  out.is_string = f->flags & TEP_FIELD_IS_STRING;
+  out.is_dynamic = f->flags & TEP_FIELD_IS_DYNAMIC;
+  out.is_relative = f->flags & TEP_FIELD_IS_RELATIVE;
+  out.handle = f;
+  return out;
+}
+
+}  // namespace
+
+std::vector<TraceFormatter::Field> TraceFormatter::fields(uint64_t id) const {
+  std::vector<Field> out;
+  tep_event* ev = find_event(id);
+  for (tep_format_field* f = ev ? ev->format.fields : nullptr; f; f = f->next) {
+    out.push_back(field_of(f));
+  }
+  return out;
+}
+
+bool TraceFormatter::find_any_field(uint64_t id, std::string_view name, Field* out) const {
+  tep_event* ev = find_event(id);
+  if (!ev) return false;
+  const std::string n(name);
+  tep_format_field* f = tep_find_any_field(ev, n.c_str());
+  if (!f) return false;
+  *out = field_of(f);
+  return true;
+}
+
 std::string TraceFormatter::event_name(uint64_t id) const {
   tep_event* ev = tep_find_event(tep_, static_cast<int>(id));
   if (!ev) return {};
@@ -209,6 +244,12 @@ void TraceFormatter::format_fields(uint64_t id, Bytes raw, std::string& out) con
     out += '=';
     print_raw_field(out, data, f);
   }
+}
+
+void TraceFormatter::print_field(const void* handle, std::string_view raw, std::string& out) {
+  const auto* bytes = reinterpret_cast<const std::byte*>(raw.data());
+  std::vector<std::byte> data(bytes, bytes + raw.size());
+  print_raw_field(out, data, static_cast<tep_format_field*>(const_cast<void*>(handle)));
 }
 
 void TraceFormatter::set_kernel_resolver(KernelResolver r) {

@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "readperf/analysis/call_tree.h"
@@ -42,8 +43,14 @@ inline constexpr uint8_t kHistFilterSocket = 1 << 6;
 // HIST_FILTER__PARENT (-x/--exclude-other: samples without a parent symbol).
 inline constexpr uint8_t kHistFilterParent = 1 << 7;
 
+// sort.c __sort__hde_cmp()'s bytes of a dynamic key's field in a sample's raw data.
+std::string_view dynamic_field_bytes(const DynamicField& d, std::string_view raw);
+
 struct HistConfig {
   SortSpec sort;
+  // The event this histogram is of (its index): the dynamic keys of other events are
+  // skipped here (sort.c perf_hpp__defined_dynamic_entry()).
+  uint32_t event = ~0u;
   bool children = false;       // symbol_conf.cumulate_callchain
   bool use_callchain = false;  // symbol_conf.use_callchain: entries keep call-chain trees
   bool caller_order = false;   // callchain_param.order == ORDER_CALLER
@@ -201,6 +208,8 @@ struct HistSample {
   uint8_t cpumode = 0;   // PERF_RECORD_MISC_CPUMODE: which of period_sys/us it counts in
   // The `trace` key's text, interned (equal strings, equal pointers); null data for a sample
   // of an event that is not a tracepoint ("N/A").
+  // The tracepoint sample's raw data, for the dynamic keys (he->raw_data).
+  std::string_view raw;
   std::string_view trace;
   uint32_t cpu = 0;     // sample->cpu (--sort cpu)
   int32_t socket = -1;  // al->socket: the CPU's socket in the recording's topology (--sort socket)
@@ -237,6 +246,7 @@ struct HistEntry {
   char level = '.';
   uint8_t cpumode = 0;       // he->cpumode: the sample's PERF_RECORD_MISC_CPUMODE
   std::string_view srcline;  // he->srcline
+  std::string_view raw;      // he->raw_data, interned (with dynamic keys)
   std::string_view trace;    // he->trace_output (HistSample::trace)
   uint32_t cpu = 0;
   int32_t socket = -1;
@@ -346,7 +356,7 @@ class Hists {
  private:
   // The words hist_entry__cmp() compares; the sort keys use the first key_words_ (every key
   // once, the symbol's shared: room for every key perf knows given together).
-  static constexpr size_t kMaxKeyWords = 80;
+  static constexpr size_t kMaxKeyWords = 80 + kMaxDynamicKeys;
   struct Key {
     uint64_t w[kMaxKeyWords];  // make_key() writes the first key_words_
   };
@@ -357,6 +367,20 @@ class Hists {
   Key make_key(uint32_t comm, const Thread* t, const HistFrame& f, uint64_t ip, uint32_t dso_id,
                const HistSample& s);
   uint32_t intern_comm(std::string_view comm);
+  // The dynamic keys: raw data interned per entry, a field's bytes interned as its key word.
+  std::string_view intern_raw(std::string_view raw);
+  uint64_t dynamic_word(SortKey key, std::string_view raw);
+  int dynamic_cmp(SortKey key, const HistEntry& a, const HistEntry& b) const;
+
+ public:
+  // sort.c hde->dynamic_len as the comparisons left it: the largest dynamic field size
+  // compared, for the column width.
+  size_t dynamic_len(SortKey key) const {
+    size_t i = dynamic_index(key);
+    return i < dynamic_len_.size() ? dynamic_len_[i] : 0;
+  }
+
+ private:
   uint32_t placeholder_comm(const Thread* t, std::string_view comm);
   // The placeholder comms renamed as their threads' first COMMs renamed them, and the entries
   // that then share every key merged (hists__collapse_resort()).
@@ -435,6 +459,9 @@ class Hists {
   uint32_t last_dso_id_ = 0;
 
   std::vector<HierarchyNode> hierarchy_;
+  std::unordered_set<std::string> raw_store_;    // the entries' raw data (dynamic keys)
+  std::unordered_set<std::string> field_store_;  // the dynamic keys' field bytes
+  mutable std::vector<size_t> dynamic_len_;      // hde->dynamic_len, by dynamic key
   std::vector<RbOrder> hierarchy_in_;  // each node's children as inserted; [0] the top level
   std::vector<uint32_t> hierarchy_roots_;
   std::vector<SortKey> hierarchy_levels_;

@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -79,8 +81,30 @@ enum class SortKey : uint8_t {
   kAddrTo,       // "addr_to"
 };
 
+// sort.c's dynamic entries (hpp_dynamic_entry): a tracepoint field as a key (`-s FIELD`,
+// `-s EVENT.FIELD`, `trace_fields`), SortSpec::dynamic[k - kDynamicKeyFirst].
+inline constexpr uint8_t kDynamicKeyFirst = 160;
+inline constexpr size_t kMaxDynamicKeys = 64;
+inline bool is_dynamic_key(SortKey k) { return static_cast<uint8_t>(k) >= kDynamicKeyFirst; }
+inline size_t dynamic_index(SortKey k) { return static_cast<uint8_t>(k) - kDynamicKeyFirst; }
+inline SortKey dynamic_key(size_t index) { return static_cast<SortKey>(kDynamicKeyFirst + index); }
+
+// One tracepoint field of a dynamic key: where it is in the event's raw data (the recording's
+// format file), and how it is printed.
+struct DynamicField {
+  uint32_t event = 0;  // the event's index: the key exists in its histogram only
+  std::string name;
+  uint32_t offset = 0;
+  uint32_t size = 0;
+  bool is_string = false;    // TEP_FIELD_IS_STRING
+  bool is_dynamic = false;   // TEP_FIELD_IS_DYNAMIC: a __data_loc word (offset | size << 16)
+  bool is_relative = false;  // TEP_FIELD_IS_RELATIVE: the offset counts from after the word
+  bool raw = false;          // --raw-trace or EVENT.FIELD/raw: the raw value, not the text
+  const void* format_field = nullptr;  // libtraceevent's tep_format_field, for printing
+};
+
 // Whether a key reads the entries' branch (only branch mode has one).
-inline bool is_branch_key(SortKey k) { return k >= SortKey::kDsoFrom; }
+inline bool is_branch_key(SortKey k) { return k >= SortKey::kDsoFrom && !is_dynamic_key(k); }
 
 // Whether a key is one of `--mem-mode`'s (reads the entry's MemSample).
 inline bool is_mem_key(SortKey k) { return k >= SortKey::kSymbolDaddr && k <= SortKey::kBlocked; }
@@ -112,6 +136,7 @@ struct HistField {
 
 struct SortSpec {
   std::vector<SortKey> keys;  // in the order given, duplicates dropped
+  std::vector<DynamicField> dynamic;  // the dynamic keys' fields
   bool has(SortKey k) const;
   // perf's sort_order string as given (empty for the default): stdio's callchain printer
   // looks at it (a sort order starting with "sym" hides the first frame of single chains).
@@ -148,6 +173,10 @@ struct SortingOptions {
   bool mem_mode = false;
   // sort.c setup_sorting(): -p REGEX appends the parent key to the sort list.
   bool parent_key = false;
+  // sort.c add_dynamic_entry(): the tracepoint fields a key names that is no static one
+  // (`trace_fields`, `EVENT.FIELD[/raw]`, `FIELD`); nullopt when it names none (an error),
+  // an empty list for `trace_fields` without tracepoints.
+  std::function<std::optional<std::vector<DynamicField>>(std::string_view)> dynamic_fields;
 };
 
 // perf's default sort order for a non-tracepoint recording (sort.c default_sort_order).
