@@ -117,6 +117,9 @@ Hists::Hists(const HistConfig& config) : config_(config) {
 }
 
 bool Hists::same_key(const uint64_t* a, const uint64_t* b) const {
+  // No sort key at all (`-s trace_fields` without tracepoints): every entry is the one; the
+  // empty key store has no data pointer for memcmp.
+  if (key_words_ == 0) return true;
   return std::memcmp(a, b, key_words_ * sizeof(uint64_t)) == 0;
 }
 
