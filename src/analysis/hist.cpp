@@ -875,6 +875,21 @@ HistEntry Hists::dummy_of(const Hists& other, uint32_t oid) {
   return e;
 }
 
+uint32_t Hists::append_entry(const HistEntry& e, const Hists& from, uint32_t from_id) {
+  const uint32_t id = static_cast<uint32_t>(entries_.size());
+  entries_.push_back(e);
+  // Copied before the push: `from` may be this histogram.
+  if (config_.branch_mode) {
+    BranchInfo branch = from.branches_[from_id];
+    branches_.push_back(branch);
+  }
+  if (config_.mem_mode) {
+    MemSample mem = from.mems_[from_id];
+    mems_.push_back(mem);
+  }
+  return id;
+}
+
 void Hists::link_group(std::vector<const Hists*> members) {
   // perf renames placeholder comms in place, long before: compare the final names.
   rename_placeholder_comms();
@@ -913,10 +928,7 @@ void Hists::link_group(std::vector<const Hists*> members) {
         id = it->id;
       } else {
         // hists__add_dummy_entry(): the member's entry with no period, no call chain.
-        id = static_cast<uint32_t>(entries_.size());
-        entries_.push_back(dummy_of(*other, oid));
-        if (config_.branch_mode) branches_.push_back(other->branches_[oid]);
-        if (config_.mem_mode) mems_.push_back(other->mems_[oid]);
+        id = append_entry(dummy_of(*other, oid), *other, oid);
         key_store_.resize(key_store_.size() + key_words_);  // never looked up: no more samples
         if (!merged_.empty()) merged_.push_back(false);
         leader.insert({this, id});
@@ -1132,15 +1144,15 @@ std::string_view Hists::intern_raw(std::string_view raw) { return *raw_store_.em
 
 // sort.c __sort__hde_cmp()'s bytes: the field's, or a dynamic field's data (where its
 // __data_loc word says, from `raw`'s own word).
-std::string_view dynamic_field_bytes(const DynamicField& d, std::string_view raw) {
-  uint64_t offset = d.offset;
-  uint64_t size = d.size;
-  if (d.is_dynamic) {
+std::string_view dynamic_field_bytes(const TracepointField& f, std::string_view raw) {
+  uint64_t offset = f.offset;
+  uint64_t size = f.size;
+  if (f.is_dynamic) {
     uint32_t word = 0;
-    if (d.offset + 4 <= raw.size()) std::memcpy(&word, raw.data() + d.offset, 4);
+    if (f.offset + 4 <= raw.size()) std::memcpy(&word, raw.data() + f.offset, 4);
     offset = word & 0xffff;
     size = (word >> 16) & 0xffff;
-    if (d.is_relative) offset += d.offset + d.size;
+    if (f.is_relative) offset += f.offset + f.size;
   }
   if (offset >= raw.size()) return {};
   return raw.substr(offset, std::min<uint64_t>(size, raw.size() - offset));
@@ -1151,7 +1163,7 @@ uint64_t Hists::dynamic_word(SortKey key, std::string_view raw) {
   // perf_hpp__defined_dynamic_entry(): another event's field is no key here.
   if (d.event != config_.event) return 0;
   return reinterpret_cast<uintptr_t>(
-      field_store_.emplace(dynamic_field_bytes(d, raw)).first->data());
+      field_store_.emplace(dynamic_field_bytes(d.field, raw)).first->data());
 }
 
 int Hists::dynamic_cmp(SortKey key, const HistEntry& a, const HistEntry& b) const {
@@ -1159,8 +1171,8 @@ int Hists::dynamic_cmp(SortKey key, const HistEntry& a, const HistEntry& b) cons
   if (d.event != config_.event) return 0;
   // __sort__hde_cmp(): memcmp(a's bytes, b's bytes at a's place and size); a dynamic field's
   // size widens its column (hde->dynamic_len) only where perf compares.
-  std::string_view x = dynamic_field_bytes(d, a.raw);
-  if (d.is_dynamic) {
+  std::string_view x = dynamic_field_bytes(d.field, a.raw);
+  if (d.field.is_dynamic) {
     if (dynamic_len_.size() <= dynamic_index(key)) dynamic_len_.resize(dynamic_index(key) + 1);
     size_t& len = dynamic_len_[dynamic_index(key)];
     len = std::max(len, x.size());

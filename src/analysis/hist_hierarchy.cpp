@@ -42,7 +42,7 @@ void Hists::build_hierarchy(const std::vector<uint32_t>& entries_in,
   if (hierarchy_levels_.empty()) return;
 
   // Each node's children as perf's rb-tree of them (hroot_in); [0] is the top level's.
-  std::vector<RbOrder> children_in(1);
+  hierarchy_in_.assign(1, RbOrder());
   for (uint32_t flat : entries_in) {
     uint32_t parent = HierarchyNode::kNoNode;
     for (uint32_t depth = 0; depth < hierarchy_levels_.size(); ++depth) {
@@ -52,7 +52,7 @@ void Hists::build_hierarchy(const std::vector<uint32_t>& entries_in,
       auto cmp = [&](uint32_t node) {
         return key_collapse_cmp(key, *this, hierarchy_[node].entry, *this, flat);
       };
-      uint32_t found = children_in[tree].find(cmp);
+      uint32_t found = hierarchy_in_[tree].find(cmp);
       if (found != RbOrder::kNil) {
         // he_stat__add_stat(): the sums; the keys stay the first entry's.
         HistEntry& e = entries_[hierarchy_[found].entry];
@@ -65,8 +65,8 @@ void Hists::build_hierarchy(const std::vector<uint32_t>& entries_in,
         continue;
       }
       uint32_t id = static_cast<uint32_t>(hierarchy_.size());
-      children_in[tree].insert(id, [&](uint32_t other) { return cmp(other) < 0; });
-      children_in.emplace_back();
+      hierarchy_in_[tree].insert(id, [&](uint32_t other) { return cmp(other) < 0; });
+      hierarchy_in_.emplace_back();
       HistEntry copy = entries_[flat];
       copy.filtered = sample_filtered[flat];
       HierarchyNode node;
@@ -100,25 +100,16 @@ void Hists::build_hierarchy(const std::vector<uint32_t>& entries_in,
       if (config_.socket_filter > -1 && copy.socket != config_.socket_filter) {
         copy.filtered |= kHistFilterSocket;
       }
-      entries_.push_back(copy);
-      // The keys stay the first entry's: its branch or memory sample too (by entry id).
-      if (config_.branch_mode) {
-        BranchInfo branch = branches_[flat];
-        branches_.push_back(branch);
-      }
-      if (config_.mem_mode) {
-        MemSample mem = mems_[flat];
-        mems_.push_back(mem);
-      }
+      // The keys stay the first entry's: its branch or memory sample too.
+      append_entry(copy, *this, flat);
       hierarchy_.push_back(node);
       parent = id;
     }
   }
 
   // report__collapse_hists(): each member matched, then linked, in turn.
-  for (size_t m = 0; m < members_.size(); ++m) link_hierarchy(m, children_in);
+  for (size_t m = 0; m < members_.size(); ++m) link_hierarchy(m);
   for (std::vector<uint32_t>& p : pairs_) p.resize(entries_.size(), kNoPair);
-  hierarchy_in_ = children_in;
 
   // hists__hierarchy_output_resort(): each level's entries, in their collapse tree's order,
   // into an output tree by hist_entry__sort() (the whole sort list, on the nodes' sums and
@@ -132,13 +123,14 @@ void Hists::build_hierarchy(const std::vector<uint32_t>& entries_in,
     }
     return out.in_order();
   };
-  hierarchy_roots_ = output_order(children_in[0]);
+  hierarchy_roots_ = output_order(hierarchy_in_[0]);
   for (uint32_t id = 0; id < hierarchy_.size(); ++id) {
-    hierarchy_[id].children = output_order(children_in[id + 1]);
+    hierarchy_[id].children = output_order(hierarchy_in_[id + 1]);
   }
 }
 
-void Hists::link_hierarchy(size_t m, std::vector<RbOrder>& in) {
+void Hists::link_hierarchy(size_t m) {
+  std::vector<RbOrder>& in = hierarchy_in_;  // the leader's trees, growing with its dummies
   const Hists* other = members_[m];
   std::vector<uint32_t>& pairs = pairs_[m];
   pairs.resize(entries_.size(), kNoPair);
@@ -177,16 +169,11 @@ void Hists::link_hierarchy(size_t m, std::vector<RbOrder>& in) {
         if (node == RbOrder::kNil) {
           node = static_cast<uint32_t>(hierarchy_.size());
           const uint32_t oid = entry_of(*other, onode);
-          HistEntry dummy = dummy_of(*other, oid);
-          dummy.chain_root = CallTree::kNone;
           HierarchyNode n;
-          n.entry = static_cast<uint32_t>(entries_.size());
+          n.entry = append_entry(dummy_of(*other, oid), *other, oid);
           n.parent = parent;
           n.depth = depth;
           n.leaf = other->hierarchy_[onode].leaf;
-          entries_.push_back(dummy);
-          if (config_.branch_mode) branches_.push_back(other->branches_[oid]);
-          if (config_.mem_mode) mems_.push_back(other->mems_[oid]);
           hierarchy_.push_back(n);
           in[leader_tree].insert(node, [&](uint32_t iter) { return cmp(iter) < 0; });
           in.emplace_back();

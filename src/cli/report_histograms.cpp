@@ -45,18 +45,8 @@ std::optional<std::vector<DynamicField>> dynamic_fields(const PerfData& pd,
     raw_trace = true;
   }
   const auto& events = pd.events();
-  auto add = [&](size_t i, const TraceFormatter::Field& f) {
-    DynamicField d;
-    d.event = static_cast<uint32_t>(i);
-    d.name = f.name;
-    d.offset = f.offset;
-    d.size = f.size;
-    d.is_string = f.is_string;
-    d.is_dynamic = f.is_dynamic;
-    d.is_relative = f.is_relative;
-    d.raw = raw_trace;
-    d.format_field = f.handle;
-    out.push_back(std::move(d));
+  auto add = [&](size_t i, const TracepointField& f) {
+    out.push_back({static_cast<uint32_t>(i), f, raw_trace});
   };
   auto is_tracepoint = [&](size_t i) { return events[i].attr.type == kTypeTracepoint; };
   if (field == "trace_fields") {
@@ -69,7 +59,7 @@ std::optional<std::vector<DynamicField>> dynamic_fields(const PerfData& pd,
   if (!formats) return std::nullopt;
   if (event_part.empty() && tok.find('.') == std::string_view::npos) {
     for (size_t i = 0; i < events.size(); ++i) {
-      TraceFormatter::Field f;
+      TracepointField f;
       if (is_tracepoint(i) && formats->find_any_field(events[i].attr.config, field, &f)) add(i, f);
     }
     if (out.empty()) return std::nullopt;
@@ -98,8 +88,7 @@ std::optional<std::vector<DynamicField>> dynamic_fields(const PerfData& pd,
   if (found >= events.size() || !is_tracepoint(found)) return std::nullopt;
   if (field == "*") {
     for (const auto& f : formats->fields(events[found].attr.config)) add(found, f);
-  } else if (TraceFormatter::Field f;
-             formats->find_any_field(events[found].attr.config, field, &f)) {
+  } else if (TracepointField f; formats->find_any_field(events[found].attr.config, field, &f)) {
     add(found, f);
   } else {
     return std::nullopt;
@@ -354,12 +343,16 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   sorting.branch_mode = branch_mode;
   sorting.mem_mode = opts.mem_mode;
   sorting.parent_key = opts.parent.has_value();
-  // sort.c add_dynamic_entry(): a key that is no static one may name tracepoint fields.
+  // sort.c add_dynamic_entry(): a key that is no static one may name tracepoint fields. The
+  // formats are parsed for the first such key only (they live as long as the report, whose
+  // columns print through them).
   std::unique_ptr<TraceFormatter> formats;
-  if (!is_pipe && pd.tracing_data()) {
-    if (auto f = TraceFormatter::create(*pd.tracing_data())) formats = std::move(*f);
-  }
+  bool formats_tried = false;
   sorting.dynamic_fields = [&](std::string_view tok) {
+    if (!formats_tried && !is_pipe && pd.tracing_data()) {
+      if (auto f = TraceFormatter::create(*pd.tracing_data())) formats = std::move(*f);
+    }
+    formats_tried = true;
     return dynamic_fields(pd, formats.get(), tok, opts.raw_trace);
   };
   Result<SortSpec> spec = setup_sorting(sorting);

@@ -16,7 +16,7 @@ namespace {
 // tep_print_field() of the entry's raw data: the field's raw value.
 std::string raw_text(const HistEntry& e, const DynamicField& d) {
   std::string text;
-  if (d.format_field && !e.raw.empty()) TraceFormatter::print_field(d.format_field, e.raw, text);
+  if (d.field.handle && !e.raw.empty()) TraceFormatter::print_field(d.field, e.raw, text);
   return text;
 }
 
@@ -28,9 +28,10 @@ bool text_value(const HistEntry& e, const DynamicField& d, std::string_view* val
   while (true) {
     size_t pos = str.find(' ');
     std::string_view word = str.substr(0, pos);
-    if (word.starts_with(d.name)) {
+    if (word.starts_with(d.field.name)) {
       // str += namelen + 1, up to the space.
-      *value = word.size() > d.name.size() ? word.substr(d.name.size() + 1) : std::string_view();
+      *value = word.size() > d.field.name.size() ? word.substr(d.field.name.size() + 1)
+                                                 : std::string_view();
       return true;
     }
     if (pos == std::string_view::npos) return false;
@@ -57,8 +58,8 @@ uint32_t dynamic_width(const Hists& hists, SortKey key, const DynamicField& d) {
     std::string_view value;
     if (!d.raw && e.trace.data() && text_value(e, d, &value)) len = std::max(len, value.size());
   }
-  len = std::max(len, d.name.size());
-  size_t field_len = d.is_string ? d.size : d.size * 2 + 2;
+  len = std::max(len, d.field.name.size());
+  size_t field_len = d.field.is_string ? d.field.size : d.field.size * 2 + 2;
   return static_cast<uint32_t>(std::max(len, field_len));
 }
 

@@ -194,7 +194,7 @@ std::vector<Column> make_columns(const Hists& hists, const ColumnWidths& w,
       const DynamicField& d = spec.dynamic[dynamic_index(f.key)];
       if (d.event != hists.config().event) continue;
       uint32_t width = user_len ? static_cast<uint32_t>(user_len) : dynamic_width(hists, f.key, d);
-      cols.push_back({f.hpp, f.key, d.name, width});
+      cols.push_back({f.hpp, f.key, d.field.name, width});
       continue;
     }
     // __sort__hpp_width(): the user's width, else the entries' (already at least the

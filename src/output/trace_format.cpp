@@ -96,8 +96,8 @@ tep_event* TraceFormatter::find_event(uint64_t id) const {
 
 namespace {
 
-TraceFormatter::Field field_of(const tep_format_field* f) {
-  TraceFormatter::Field out;
+TracepointField field_of(const tep_format_field* f) {
+  TracepointField out;
   out.name = f->name ? f->name : "";
   out.offset = static_cast<uint32_t>(f->offset);
   out.size = static_cast<uint32_t>(f->size);
@@ -110,8 +110,8 @@ TraceFormatter::Field field_of(const tep_format_field* f) {
 
 }  // namespace
 
-std::vector<TraceFormatter::Field> TraceFormatter::fields(uint64_t id) const {
-  std::vector<Field> out;
+std::vector<TracepointField> TraceFormatter::fields(uint64_t id) const {
+  std::vector<TracepointField> out;
   tep_event* ev = find_event(id);
   for (tep_format_field* f = ev ? ev->format.fields : nullptr; f; f = f->next) {
     out.push_back(field_of(f));
@@ -119,7 +119,8 @@ std::vector<TraceFormatter::Field> TraceFormatter::fields(uint64_t id) const {
   return out;
 }
 
-bool TraceFormatter::find_any_field(uint64_t id, std::string_view name, Field* out) const {
+bool TraceFormatter::find_any_field(uint64_t id, std::string_view name,
+                                    TracepointField* out) const {
   tep_event* ev = find_event(id);
   if (!ev) return false;
   const std::string n(name);
@@ -246,10 +247,11 @@ void TraceFormatter::format_fields(uint64_t id, Bytes raw, std::string& out) con
   }
 }
 
-void TraceFormatter::print_field(const void* handle, std::string_view raw, std::string& out) {
+void TraceFormatter::print_field(const TracepointField& field, std::string_view raw,
+                                 std::string& out) {
   const auto* bytes = reinterpret_cast<const std::byte*>(raw.data());
   std::vector<std::byte> data(bytes, bytes + raw.size());
-  print_raw_field(out, data, static_cast<tep_format_field*>(const_cast<void*>(handle)));
+  print_raw_field(out, data, static_cast<tep_format_field*>(const_cast<void*>(field.handle)));
 }
 
 void TraceFormatter::set_kernel_resolver(KernelResolver r) {

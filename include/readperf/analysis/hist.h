@@ -44,7 +44,7 @@ inline constexpr uint8_t kHistFilterSocket = 1 << 6;
 inline constexpr uint8_t kHistFilterParent = 1 << 7;
 
 // sort.c __sort__hde_cmp()'s bytes of a dynamic key's field in a sample's raw data.
-std::string_view dynamic_field_bytes(const DynamicField& d, std::string_view raw);
+std::string_view dynamic_field_bytes(const TracepointField& f, std::string_view raw);
 
 struct HistConfig {
   SortSpec sort;
@@ -419,10 +419,13 @@ class Hists {
                        const std::vector<uint8_t>& sample_filtered);
   // hist.c hists__match_hierarchy() and hists__link_hierarchy() for member `m`: its nodes
   // paired with the leader's of the same keys level by level, a dummy node for each of its
-  // nodes the leader lacks. `in`: the leader's trees of children (hroot_in), [0] the top.
-  void link_hierarchy(size_t m, std::vector<RbOrder>& in);
+  // nodes the leader lacks, into the trees of children (hierarchy_in_).
+  void link_hierarchy(size_t m);
   // hists__add_dummy_entry()'s copy of `other`'s entry `oid`: its keys, no period.
   HistEntry dummy_of(const Hists& other, uint32_t oid);
+  // Appends `e`, made from entry `from_id` of `from` (this one or another), with that
+  // entry's branch and memory sample, which the keys read by entry id; `e`'s id.
+  uint32_t append_entry(const HistEntry& e, const Hists& from, uint32_t from_id);
   int collapse_cmp(uint32_t x, uint32_t y) const { return collapse_cmp(*this, x, *this, y); }
   int output_cmp(uint32_t a, uint32_t b) const;
   int sort_key_cmp(SortKey key, uint32_t a, uint32_t b) const;

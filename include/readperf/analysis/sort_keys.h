@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "readperf/format/error.h"
+#include "readperf/reader/tracing_data.h"
 
 namespace readperf {
 
@@ -89,18 +90,11 @@ inline bool is_dynamic_key(SortKey k) { return static_cast<uint8_t>(k) >= kDynam
 inline size_t dynamic_index(SortKey k) { return static_cast<uint8_t>(k) - kDynamicKeyFirst; }
 inline SortKey dynamic_key(size_t index) { return static_cast<SortKey>(kDynamicKeyFirst + index); }
 
-// One tracepoint field of a dynamic key: where it is in the event's raw data (the recording's
-// format file), and how it is printed.
+// One tracepoint field of a dynamic key.
 struct DynamicField {
   uint32_t event = 0;  // the event's index: the key exists in its histogram only
-  std::string name;
-  uint32_t offset = 0;
-  uint32_t size = 0;
-  bool is_string = false;    // TEP_FIELD_IS_STRING
-  bool is_dynamic = false;   // TEP_FIELD_IS_DYNAMIC: a __data_loc word (offset | size << 16)
-  bool is_relative = false;  // TEP_FIELD_IS_RELATIVE: the offset counts from after the word
-  bool raw = false;          // --raw-trace or EVENT.FIELD/raw: the raw value, not the text
-  const void* format_field = nullptr;  // libtraceevent's tep_format_field, for printing
+  TracepointField field;
+  bool raw = false;  // --raw-trace or EVENT.FIELD/raw: the raw value, not the text
 };
 
 // Whether a key reads the entries' branch (only branch mode has one).

@@ -50,22 +50,12 @@ class TraceFormatter {
   tep_event* find_event(uint64_t id) const;
   // "sys:name" of the tracepoint id, or empty.
   std::string event_name(uint64_t id) const;
-  // One field of a tracepoint's format, for report's dynamic sort keys.
-  struct Field {
-    std::string name;
-    uint32_t offset = 0;
-    uint32_t size = 0;
-    bool is_string = false;
-    bool is_dynamic = false;
-    bool is_relative = false;
-    const void* handle = nullptr;  // tep_format_field, owned by this formatter
-  };
   // The event's own fields (format.fields, not the common ones), in the format's order.
-  std::vector<Field> fields(uint64_t id) const;
-  // perf 6.1's tep_print_field() of one field (a Field's handle) in a sample's raw data.
-  static void print_field(const void* handle, std::string_view raw, std::string& out);
+  std::vector<TracepointField> fields(uint64_t id) const;
+  // perf 6.1's tep_print_field() of one field in a sample's raw data.
+  static void print_field(const TracepointField& field, std::string_view raw, std::string& out);
   // tep_find_any_field(): a field by name, the common ones too; false when there is none.
-  bool find_any_field(uint64_t id, std::string_view name, Field* out) const;
+  bool find_any_field(uint64_t id, std::string_view name, TracepointField* out) const;
   // Appends the formatted fields of one sample's raw data (tep_print_event "%s" of
   // TEP_PRINT_INFO); nothing when the id has no format.
   void format(uint64_t id, int cpu, Bytes raw, std::string& out) const;

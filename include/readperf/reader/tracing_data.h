@@ -30,6 +30,18 @@ struct TracingEvent {
   std::string format;  // the whole file
 };
 
+// One field of a format file as libtraceevent parsed it (tep_format_field), for what reads
+// the field in samples' raw data without libtraceevent (report's dynamic sort keys).
+struct TracepointField {
+  std::string name;
+  uint32_t offset = 0;
+  uint32_t size = 0;
+  bool is_string = false;        // TEP_FIELD_IS_STRING
+  bool is_dynamic = false;       // TEP_FIELD_IS_DYNAMIC: a __data_loc word (offset | size << 16)
+  bool is_relative = false;      // TEP_FIELD_IS_RELATIVE: the offset counts from after the word
+  const void* handle = nullptr;  // the tep_format_field, owned by its TraceFormatter
+};
+
 struct TracingData {
   std::string version;      // "0.5" or "0.6"
   bool big_endian = false;  // the recording kernel's byte order
