@@ -12,8 +12,8 @@
 #include "byte_writer.h"
 #include "perf_data_builder.h"
 #include "readperf/format/perf_abi.h"
-#include "readperf/output/event_name.h"
 #include "readperf/output/header_printer.h"
+#include "readperf/reader/event_name.h"
 #include "readperf/reader/perf_data.h"
 #include "test_util.h"
 

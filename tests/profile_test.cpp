@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "readperf/analysis/profile_reader.h"
 #include "readperf/format/perf_abi.h"
-#include "readperf/output/profile_reader.h"
 #include "test_util.h"
 
 namespace readperf {

@@ -1,5 +1,6 @@
 // --time and -C as perf's time-utils.c and session.c parse them (SampleFilter), on a recording
-// whose SAMPLE_TIME feature says its samples span 1.0 s to 2.0 s.
+// whose SAMPLE_TIME feature says its samples span 1.0 s to 2.0 s; and the thread, DSO and
+// symbol filters of machine__resolve() (SampleSelection).
 #include "readperf/analysis/sample_filter.h"
 
 #include <gtest/gtest.h>
@@ -9,8 +10,12 @@
 
 #include "byte_writer.h"
 #include "perf_data_builder.h"
+#include "readperf/analysis/resolver.h"
+#include "readperf/analysis/sample_selection.h"
 #include "readperf/format/perf_abi.h"
 #include "readperf/reader/perf_data.h"
+#include "readperf/session/map.h"
+#include "readperf/session/thread.h"
 #include "test_util.h"
 
 namespace readperf {
@@ -107,6 +112,56 @@ TEST_F(SampleFilterTest, ReltimeAndCpus) {
   Result<SampleFilter> big = parse("", "7");
   ASSERT_FALSE(big);
   EXPECT_EQ(big.error().message(), "Requested CPU 7 too large. Consider raising MAX_NR_CPUS");
+}
+
+// event.c machine__resolve(): the thread, DSO and symbol bits of a resolved sample.
+TEST_F(SampleFilterTest, SelectionBitsAsMachineResolve) {
+  Thread t;
+  t.pid = 10;
+  t.tid = 11;
+  t.comms.push_back({.str = "make"});
+  Dso dso;
+  dso.long_name = "/usr/lib/libc.so.6";
+  dso.short_name = "libc.so.6";
+  Symbol main_sym{.start = 0x1000, .end = 0x1100, .name = "main"};
+  Symbol add{.start = 0x1000, .end = 0x1100, .name = "add"};
+  Map map;
+  Frame self;
+  self.ip = 0x7f0000001010;  // the symbol's start 0x1000 is 0x7f0000001000 in the map
+  self.sym_addr = 0x1010;
+  self.map = &map;
+  self.dso = &dso;
+  self.sym = &main_sym;
+  auto select = [&](SampleSelectionOptions o) {
+    Result<SampleSelection> s = SampleSelection::parse(o, *data_);
+    EXPECT_TRUE(s) << s.error().message();
+    return s ? s->filter_bits(t, self) : uint8_t{0xff};
+  };
+  EXPECT_EQ(select({}), 0);
+  EXPECT_EQ(select({.comms = {"make"}}), 0);
+  EXPECT_EQ(select({.comms = {"cc1"}}), kHistFilterThread);
+  EXPECT_EQ(select({.pids = {10}, .tids = {11}}), 0);
+  EXPECT_EQ(select({.tids = {10}}), kHistFilterThread);
+  EXPECT_EQ(select({.dsos = {"libc.so.6"}}), 0);
+  EXPECT_EQ(select({.dsos = {"/usr/lib/libc.so.6"}}), 0);
+  EXPECT_EQ(select({.dsos = {"libm.so.6"}}), kHistFilterDso);
+  EXPECT_EQ(select({.symbols = {"sub", "main"}}), 0);
+  EXPECT_EQ(select({.symbols = {"0x7f0000001000"}}), kHistFilterSymbol);
+  // perf 6.1's symbol.c setup_addrlist(): "add" reads whole as a hexadecimal number, so it is
+  // an address and no longer a name; so is machine__resolve()'s "0x%lx" symbol start (above).
+  self.sym = &add;
+  EXPECT_EQ(select({.symbols = {"add"}}), kHistFilterSymbol);
+  self.sym = &main_sym;
+  EXPECT_EQ(select({.symbols = {"7f0000001010"}}), 0);  // the sample's address
+  EXPECT_EQ(select({.symbols = {"0x7f0000001010"}}), 0);
+  EXPECT_EQ(select({.symbols = {"7f0000001008"}}), kHistFilterSymbol);
+  EXPECT_EQ(select({.symbols = {"7f0000001008"}, .addr_range = 16}), 0);
+  EXPECT_EQ(select({.comms = {"cc1"}, .dsos = {"libm.so.6"}, .symbols = {"sub"}}),
+            kHistFilterThread | kHistFilterDso | kHistFilterSymbol);
+  // Without a map: no DSO to list, no address to match.
+  self.map = nullptr;
+  EXPECT_EQ(select({.dsos = {"libc.so.6"}}), kHistFilterDso);
+  EXPECT_EQ(select({.symbols = {"7f0000001010"}}), kHistFilterSymbol);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "readperf/analysis/counter_deltas.h"
 #include "readperf/analysis/posix_regex.h"
 #include "readperf/analysis/repeat_cache.h"
 #include "readperf/analysis/resolver.h"
@@ -200,12 +201,10 @@ class ReportSink : public EventSink {
       HistConfig config = setup_.hist;
       config.event = static_cast<uint32_t>(evsel.index);
       if (evsel.index == 0) config.symbol_filter = setup_.symbol_filter;
-      const ReportFilters& fl = setup_.filters;
-      if (!fl.comms.empty() || !fl.pids.empty() || !fl.tids.empty()) {
-        config.filter_lists |= kHistFilterThread;
-      }
-      if (!fl.dsos.empty()) config.filter_lists |= kHistFilterDso;
-      if (!fl.symbols.empty()) config.filter_lists |= kHistFilterSymbol;
+      const SampleSelection& sel = setup_.selection;
+      if (sel.selects_threads()) config.filter_lists |= kHistFilterThread;
+      if (sel.selects_dsos()) config.filter_lists |= kHistFilterDso;
+      if (sel.selects_symbols()) config.filter_lists |= kHistFilterSymbol;
       config.chain_srclines = &state_->chain_srclines;
       config.cgroups = &state_->machine.cgroups();
       if (config.verbose) {
@@ -286,21 +285,9 @@ class ReportSink : public EventSink {
       return;
     }
     // session.c evlist__deliver_sample(): one delivery per counter that moved.
-    uint64_t rf = evsel.attr.read_format;
-    auto deliver = [&](const ReadValue& v) {
-      const Evsel* ev = pd_.events().find_id(v.id);
-      if (!ev) return;
-      uint64_t& last = counter_values_[v.id];
-      uint64_t period = v.value - last;
-      last = v.value;
-      if (!period) return;
-      add_sample(s, *ev, period);
-    };
-    if (rf & kFormatGroup) {
-      for (uint64_t i = 0; i < s.read.group_nr; ++i) deliver(s.read.group_value(i, rf));
-    } else {
-      deliver(s.read.one);
-    }
+    counter_deltas_.split(s, evsel, pd_.events(), [&](const Evsel& ev, uint64_t, uint64_t period) {
+      add_sample(s, ev, period);
+    });
   }
 
   // The order perf's dso pointers compare in: creation order in the machine's table.
@@ -480,7 +467,7 @@ class ReportSink : public EventSink {
 
   void add_sample(const Sample& s, const Evsel& evsel, uint64_t period) {
     // builtin-report.c process_sample_event(): --time and --cpu drop the sample.
-    if (setup_.samples.skip(s.time, s.cpu)) return;
+    if (setup_.selection.skip_sample(s.time, s.cpu)) return;
     if (setup_.hist.branch_mode) {
       add_branches(s, evsel);
       return;
@@ -751,24 +738,9 @@ class ReportSink : public EventSink {
 
   uint8_t filter_bits(const Thread& t, const HistFrame& f, bool has_map) const {
     // event.c machine__resolve() and thread.h thread__is_filtered().
-    const ReportFilters& fl = setup_.filters;
-    uint8_t bits = 0;
-    if (!fl.comms.empty() && !in_list(fl.comms, t.comm_str())) bits |= kHistFilterThread;
-    auto listed = [](const std::vector<int32_t>& l, int32_t v) {
-      return std::find(l.begin(), l.end(), v) != l.end();
-    };
-    if (!fl.pids.empty() && !listed(fl.pids, t.pid)) bits |= kHistFilterThread;
-    if (!fl.tids.empty() && !listed(fl.tids, t.tid)) bits |= kHistFilterThread;
-    if (!fl.dsos.empty()) {
-      const Dso* d = f.chain.dso;
-      if (!has_map || !d || !(in_list(fl.dsos, d->short_name) || in_list(fl.dsos, d->long_name)))
-        bits |= kHistFilterDso;
-    }
-    if (!fl.symbols.empty()) {
-      bool ok = f.chain.sym && in_list(fl.symbols, f.chain.sym->name);
-      if (!ok) bits |= kHistFilterSymbol;
-    }
-    return bits;
+    const SampleSelection& sel = setup_.selection;
+    return sel.thread_bits(t) | sel.dso_bits(has_map, f.chain.dso) |
+           sel.symbol_bits(has_map, f.chain.sym, f.chain.ip, f.sym_addr);
   }
 
   PerfData& pd_;
@@ -845,7 +817,7 @@ class ReportSink : public EventSink {
   uint64_t global_epoch_ = 0;
   int64_t last_epoch_pid_ = kNoPid;
   uint64_t last_epoch_ = 0;
-  std::unordered_map<uint64_t, uint64_t> counter_values_;
+  CounterDeltas counter_deltas_;
   std::unordered_map<const Dso*, int32_t> dso_order_;
   size_t indexed_ = 0;
 };

@@ -31,8 +31,11 @@ CLI::App* add_export_command(CLI::App& app, ExportOptions& o) {
   e->add_option("-i,--input", o.input, "input file, - for standard input")->capture_default_str();
   e->add_option("-o,--output", o.output, "output file, - for standard output")
       ->capture_default_str();
-  e->add_flag("--pid", o.pid, "process names with their pid: comm-PID");
-  e->add_flag("--tid", o.tid, "process names with pid and tid: comm-PID/TID");
+  e->add_flag("--include-pid", o.include_pid,
+              "collapsed, speedscope: process names with their pid: comm-PID");
+  e->add_flag("--include-tid", o.include_tid,
+              "collapsed, speedscope: process names with pid and tid: comm-PID/TID");
+  add_selection_options(e, o.selection);
   e->add_flag("--kernel", o.kernel, "mark kernel frames with _[k]");
   e->add_flag("--jit", o.jit, "mark JIT frames (/tmp/perf-PID.map) with _[j]");
   e->add_flag("--addrs", o.addrs, "the address of frames without a symbol: [dso <ip>]");
@@ -52,6 +55,16 @@ CLI::App* add_export_command(CLI::App& app, ExportOptions& o) {
 
 namespace {
 
+// The filters, parsed against the recording (--time's percent forms need its span).
+Status select_samples(const ExportOptions& o, const PerfData& data, SampleSelection& out) {
+  Result<SampleSelectionOptions> so = selection_options(o.selection);
+  if (!so) return tl::unexpected(so.error());
+  Result<SampleSelection> sel = SampleSelection::parse(*so, data);
+  if (!sel) return tl::unexpected(sel.error());
+  out = std::move(*sel);
+  return {};
+}
+
 int run_sqlite(const ExportOptions& o) {
   SqliteConfig cfg;
   cfg.max_stack = o.max_stack;
@@ -70,6 +83,10 @@ int run_sqlite(const ExportOptions& o) {
     fmt::print(stderr, "readperf: {}\n", data.error().message());
     return 1;
   }
+  if (Status sel = select_samples(o, **data, cfg.selection); !sel) {
+    fmt::print(stderr, "readperf: {}\n", sel.error().message());
+    return 1;
+  }
   prefetch_symbols(**data, cfg.symbols);
   auto progress = attach_progress_line(**data, /*streams_output=*/false);
   Status st = run_sqlite_export(**data, cfg, o.output);
@@ -85,8 +102,8 @@ int run_sqlite(const ExportOptions& o) {
 int run_export(const ExportOptions& o) {
   if (o.format == "sqlite") return run_sqlite(o);
   CollapsedConfig cfg;
-  cfg.collapse.include_pid = o.pid;
-  cfg.collapse.include_tid = o.tid;
+  cfg.collapse.include_pid = o.include_pid;
+  cfg.collapse.include_tid = o.include_tid;
   cfg.collapse.annotate_kernel = o.kernel;
   cfg.collapse.annotate_jit = o.jit;
   cfg.collapse.include_addrs = o.addrs;
@@ -112,6 +129,10 @@ int run_export(const ExportOptions& o) {
     fmt::print(stderr, "readperf: {}\n", data.error().message());
     return 1;
   }
+  if (Status sel = select_samples(o, **data, cfg.selection); !sel) {
+    fmt::print(stderr, "readperf: {}\n", sel.error().message());
+    return 1;
+  }
   prefetch_symbols(**data, cfg.symbols);
   print_open_warnings(**data);
   auto progress =
@@ -130,6 +151,7 @@ int run_export(const ExportOptions& o) {
     } else if (o.format == "perf-json") {
       PerfJsonConfig jc;
       jc.symbols = cfg.symbols;
+      jc.selection = cfg.selection;
       PerfJsonStats stats;
       st = run_perf_json_export(**data, jc, out, stats);
     } else {

@@ -1,10 +1,11 @@
-// `readperf export`: the samples in another tool's format. Now `--format collapsed`, the folded
-// stacks of stackcollapse-perf.pl.
+// `readperf export`: the samples in another tool's format (collapsed, sqlite, pprof,
+// speedscope, chrome, gecko, perf-json), the samples chosen by perf's filters.
 #pragma once
 
 #include <string>
 
 #include "readperf/format/error.h"
+#include "selection_args.h"
 
 namespace CLI {
 class App;
@@ -20,7 +21,8 @@ struct ExportOptions {
   bool mini_debuginfo = true;  // the global --no-minidebuginfo turns it off
   std::string event;
   std::string symfs, kallsyms;
-  bool pid = false, tid = false, kernel = false, jit = false, addrs = false;
+  SelectionArgs selection;  // perf's sample filters
+  bool include_pid = false, include_tid = false, kernel = false, jit = false, addrs = false;
   bool count = false;
   bool srcline = false;  // gecko: every frame's source line
   bool no_demangle = false;
@@ -42,8 +44,8 @@ class OutBuffer;
 
 namespace readperf::cli {
 
-// The viewers' formats (export_viewers.cpp): pprof, speedscope, chrome, with the collapsed
-// export's settings `cfg`.
+// The viewers' formats (export_viewers.cpp): pprof, speedscope, chrome, gecko, with the
+// collapsed export's settings `cfg` (symbols, stack depth, the samples selected).
 tl::expected<void, Error> run_viewer_export(const ExportOptions& opts, const CollapsedConfig& cfg,
                                             PerfData& data, OutBuffer& out);
 

@@ -15,6 +15,7 @@ Status run_viewer_export(const ExportOptions& o, const CollapsedConfig& cfg, Per
     PprofConfig pc;
     pc.symbols = cfg.symbols;
     pc.max_stack = cfg.max_stack;
+    pc.selection = cfg.selection;
     out.flush();
     return run_pprof_export(data, pc, out.file());
   }
@@ -22,6 +23,7 @@ Status run_viewer_export(const ExportOptions& o, const CollapsedConfig& cfg, Per
     ChromeTraceConfig cc;
     cc.symbols = cfg.symbols;
     cc.max_stack = cfg.max_stack;
+    cc.selection = cfg.selection;
     cc.event = o.event;
     return run_chrome_trace_export(data, cc, out);
   }
@@ -29,6 +31,7 @@ Status run_viewer_export(const ExportOptions& o, const CollapsedConfig& cfg, Per
     GeckoConfig gc;
     gc.symbols = cfg.symbols;
     gc.max_stack = cfg.max_stack;
+    gc.selection = cfg.selection;
     gc.event = o.event;
     gc.srclines = o.srcline;
     return run_gecko_export(data, gc, out);

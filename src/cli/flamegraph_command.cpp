@@ -24,8 +24,9 @@ CLI::App* add_flamegraph_command(CLI::App& app, FlamegraphCommandOptions& o) {
                 "base recording: colour frames red/blue by how their share grew/shrank");
   f->add_option("--event", o.event, "the event shown first (all events are selectable)");
   f->add_option("--title", o.title, "the page's title");
-  f->add_flag("--pid", o.pid, "process names with their pid: comm-PID");
-  f->add_flag("--tid", o.tid, "process names with pid and tid: comm-PID/TID");
+  f->add_flag("--include-pid", o.include_pid, "process names with their pid: comm-PID");
+  f->add_flag("--include-tid", o.include_tid, "process names with pid and tid: comm-PID/TID");
+  add_selection_options(f, o.selection);
   f->add_flag("--kernel", o.kernel, "mark kernel frames with _[k]");
   f->add_flag("--count", o.count, "count samples instead of summing their periods");
   f->add_option("--symfs", o.symfs, "look for files relative to this directory");
@@ -37,8 +38,8 @@ CLI::App* add_flamegraph_command(CLI::App& app, FlamegraphCommandOptions& o) {
 
 int run_flamegraph_command(const FlamegraphCommandOptions& o) {
   CollapsedConfig cfg;
-  cfg.collapse.include_pid = o.pid;
-  cfg.collapse.include_tid = o.tid;
+  cfg.collapse.include_pid = o.include_pid;
+  cfg.collapse.include_tid = o.include_tid;
   cfg.collapse.annotate_kernel = o.kernel;
   cfg.collapse.count_samples = o.count;
   cfg.max_stack = o.max_stack;
@@ -54,6 +55,15 @@ int run_flamegraph_command(const FlamegraphCommandOptions& o) {
     fmt::print(stderr, "readperf: {}\n", data.error().message());
     return 1;
   }
+  // The filters apply to both recordings; --time's windows are the input's.
+  Result<SampleSelectionOptions> so = selection_options(o.selection);
+  Result<SampleSelection> sel = so ? SampleSelection::parse(*so, **data)
+                                   : Result<SampleSelection>(tl::unexpected(so.error()));
+  if (!sel) {
+    fmt::print(stderr, "readperf: {}\n", sel.error().message());
+    return 1;
+  }
+  cfg.selection = std::move(*sel);
   prefetch_symbols(**data, cfg.symbols);
   auto progress = attach_progress_line(**data, /*streams_output=*/false);
   std::unique_ptr<PerfData> base;

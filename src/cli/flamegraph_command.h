@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "selection_args.h"
+
 namespace CLI {
 class App;
 }  // namespace CLI
@@ -19,7 +21,8 @@ struct FlamegraphCommandOptions {
   std::string buildid_dir;  // the global --buildid-dir
   bool mini_debuginfo = true;  // the global --no-minidebuginfo turns it off
   std::string symfs, kallsyms;
-  bool pid = false, tid = false, kernel = false, count = false, no_demangle = false;
+  SelectionArgs selection;  // perf's sample filters (--time windows: the input's)
+  bool include_pid = false, include_tid = false, kernel = false, count = false, no_demangle = false;
   unsigned max_stack = 127;
 };
 

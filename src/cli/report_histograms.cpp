@@ -11,14 +11,15 @@
 #include "readperf/analysis/posix_regex.h"
 #include "readperf/analysis/report_session.h"
 #include "readperf/format/perf_abi.h"
-#include "readperf/output/event_name.h"
 #include "readperf/output/header_printer.h"
 #include "readperf/output/read_values.h"
 #include "readperf/output/report_printer.h"
 #include "readperf/output/symbol_sources.h"
 #include "readperf/output/trace_text.h"
+#include "readperf/reader/event_name.h"
 #include "readperf/symbols/demangle.h"
 #include "report_command.h"
+#include "selection_args.h"
 #include "symbol_prefetch.h"
 
 namespace readperf::cli {
@@ -98,19 +99,6 @@ std::optional<std::vector<DynamicField>> dynamic_fields(const PerfData& pd,
 
 constexpr uint32_t kPerfTypeTracepoint = 2;
 
-std::vector<std::string> split_list(const std::string& s) {
-  // strlist__new(): comma-separated.
-  std::vector<std::string> out;
-  size_t pos = 0;
-  while (pos <= s.size() && !s.empty()) {
-    size_t end = s.find(',', pos);
-    if (end == std::string::npos) end = s.size();
-    if (end > pos) out.push_back(s.substr(pos, end - pos));
-    pos = end + 1;
-  }
-  return out;
-}
-
 bool is_prefix(std::string_view tok, std::string_view word) {
   return tok.size() <= word.size() && word.substr(0, tok.size()) == tok;
 }
@@ -187,7 +175,7 @@ Status parse_call_graph(std::string arg, ChainParams& cp, ReportPrintOptions& po
 
 // sort.c sort__setup_elide(): a column whose filter names one value is not printed; a
 // "# comm: X" line says which. When that would hide every sort column, all are shown.
-void elide_filtered_columns(const ReportFilters& filters, SortSpec& spec, OutBuffer& out) {
+void elide_filtered_columns(const SampleSelection& filters, SortSpec& spec, OutBuffer& out) {
   auto single = [](const std::vector<std::string>& list) -> const std::string* {
     return list.size() == 1 ? &list[0] : nullptr;
   };
@@ -199,13 +187,13 @@ void elide_filtered_columns(const ReportFilters& filters, SortSpec& spec, OutBuf
     std::string_view name;
     switch (f.key) {
       case SortKey::kSymbol:
-        value = single(filters.symbols), name = "symbol";
+        value = single(filters.symbols()), name = "symbol";
         break;
       case SortKey::kDso:
-        value = single(filters.dsos), name = "dso";
+        value = single(filters.dsos()), name = "dso";
         break;
       case SortKey::kComm:
-        value = single(filters.comms), name = "comm";
+        value = single(filters.comms()), name = "comm";
         break;
       default:
         break;
@@ -397,18 +385,15 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   if (const auto& v = pd.features().version; v && std::atoi(v->c_str()) >= 7) {
     setup.hist.callchain_entries_user_level = true;
   }
-  setup.filters.comms = split_list(opts.comms);
-  setup.filters.dsos = split_list(opts.dsos);
-  setup.filters.symbols = split_list(opts.symbols);
-  // intlist__new(): numbers separated by commas or spaces.
+  SampleSelectionOptions selection;
+  selection.comms = split_list(opts.comms);
+  selection.dsos = split_list(opts.dsos);
+  selection.symbols = split_list(opts.symbols);
   for (auto [text, list] :
-       {std::pair{&opts.pids, &setup.filters.pids}, std::pair{&opts.tids, &setup.filters.tids}}) {
-    for (const std::string& tok : split_list(*text)) {
-      char* end = nullptr;
-      long v = std::strtol(tok.c_str(), &end, 10);
-      if (end == tok.c_str() || *end) return fail(fmt::format("invalid pid/tid list `{}'", *text));
-      list->push_back(static_cast<int32_t>(v));
-    }
+       {std::pair{&opts.pids, &selection.pids}, std::pair{&opts.tids, &selection.tids}}) {
+    Result<std::vector<int32_t>> ids = parse_id_list(*text);
+    if (!ids) return fail(ids.error().message());
+    *list = std::move(*ids);
   }
   setup.symbol_filter = opts.symbol_filter;
   // machine.c thread__resolve_callchain_sample(): min(max_stack, chain->nr), so a negative
@@ -476,7 +461,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     };
   }
   prefetch_symbols(pd, setup.symbols);
-  po.dso_filter = !setup.filters.dsos.empty();
+  po.dso_filter = !selection.dsos.empty();
   po.quiet = opts.quiet;
   po.skip_empty = opts.skip_empty;
   po.show_ref_callgraph = opts.show_ref_callgraph;
@@ -512,13 +497,12 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     return perf_refused("'.' is the only non valid --field-separator argument");
   }
   // cmd_report(): --time is parsed after the header lines, then sort__setup_elide().
-  SampleFilterOptions sample_options;
-  sample_options.time = opts.time;
-  sample_options.cpu_list = opts.cpu_list;
-  Result<SampleFilter> samples = SampleFilter::parse(sample_options, pd);
-  if (!samples) return fail(samples.error().message());
-  setup.samples = std::move(*samples);
-  elide_filtered_columns(setup.filters, setup.hist.sort, out);
+  selection.time = opts.time;
+  selection.cpu_list = opts.cpu_list;
+  Result<SampleSelection> selected = SampleSelection::parse(selection, pd);
+  if (!selected) return fail(selected.error().message());
+  setup.selection = std::move(*selected);
+  elide_filtered_columns(setup.selection, setup.hist.sort, out);
 
   if (!sample_type_refusal.empty()) return perf_refused(std::string(sample_type_refusal));
 

@@ -3,17 +3,17 @@
 #include <fmt/format.h>
 
 #include "readperf/analysis/resolver.h"
+#include "readperf/analysis/sample_pipeline.h"
 #include "readperf/symbols/archive_writer.h"
-#include "sample_stream.h"
 
 namespace readperf {
 
 namespace {
 
 // Resolves every sample as the reports do; the DSOs loaded on the way are what they need.
-class HitsSink : public SampleStreamSink {
+class HitsSink : public SamplePipeline {
  public:
-  using SampleStreamSink::SampleStreamSink;
+  using SamplePipeline::SamplePipeline;
 
  protected:
   void on_sample(const Sample&, const Evsel&, uint64_t, const ResolvedSample&,
@@ -32,7 +32,7 @@ std::string cache_dir_of(const std::string& long_name, const BuildId& id) {
 
 Result<ArchiveExportSummary> run_archive_export(PerfData& data, const ArchiveExportConfig& config,
                                                 const std::string& out_path) {
-  HitsSink sink(data, config.symbols, config.max_stack);
+  HitsSink sink(data, {.symbols = config.symbols, .max_stack = config.max_stack});
   RETURN_IF_ERROR(data.process(sink, stream_process_options(data)));
   ASSIGN_OR_RETURN(ArchiveWriter w, ArchiveWriter::create(out_path));
   ArchiveExportSummary sum;

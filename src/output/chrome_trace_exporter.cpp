@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "json_util.h"
+#include "readperf/analysis/sample_pipeline.h"
 #include "readperf/format/perf_abi.h"
-#include "sample_stream.h"
 #include "script_trace.h"
 #include "string_interner.h"
 
@@ -20,10 +20,14 @@ namespace readperf {
 
 namespace {
 
-class ChromeSink : public SampleStreamSink {
+class ChromeSink : public SamplePipeline {
  public:
   ChromeSink(PerfData& pd, const ChromeTraceConfig& cfg, OutBuffer& out)
-      : SampleStreamSink(pd, cfg.symbols, cfg.max_stack), cfg_(cfg), out_(out), trace_(pd) {
+      : SamplePipeline(
+            pd, {.symbols = cfg.symbols, .max_stack = cfg.max_stack, .selection = cfg.selection}),
+        cfg_(cfg),
+        out_(out),
+        trace_(pd) {
     out_.write(
         "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"exporter\":\"readperf\"},\n"
         "\"traceEvents\":[\n");

@@ -1,5 +1,5 @@
-// The collapsed exporter: builtin-script.c's sample path (the same Machine, Resolver and
-// field table as the script printer) rendering each sample's lines into a scratch buffer for
+// The collapsed exporter: builtin-script.c's sample path (the sample pipeline, and the field
+// table of the script printer) rendering each sample's lines into a scratch buffer for
 // StackCollapser, which folds them as stackcollapse-perf.pl would have read them.
 #include "readperf/output/collapsed_exporter.h"
 
@@ -8,10 +8,10 @@
 #include <memory>
 #include <unordered_map>
 
-#include "readperf/analysis/resolver.h"
+#include "readperf/analysis/sample_pipeline.h"
 #include "readperf/analysis/stack_counts.h"
 #include "readperf/format/perf_abi.h"
-#include "readperf/output/event_name.h"
+#include "readperf/reader/event_name.h"
 #include "readperf/session/session_builder.h"
 #include "script_fields.h"
 
@@ -21,36 +21,19 @@ namespace {
 
 using namespace script;  // NOLINT: the field names
 
-class CollapsedSink : public EventSink {
+class CollapsedSink : public SamplePipeline {
  public:
   CollapsedSink(PerfData& pd, const CollapsedConfig& cfg, StackCollapser& collapser)
-      : pd_(pd), cfg_(cfg), collapser_(collapser), builder_(machine_, pd.order()) {
-    builder_.begin(pd.features());
+      : SamplePipeline(pd, {.symbols = cfg.symbols,
+                            .max_stack = cfg.max_stack,
+                            .unwind_foreign_arches = false,
+                            .selection = cfg.selection}),
+        cfg_(cfg),
+        collapser_(collapser) {
     if (cfg.collapse.include_pid || cfg.collapse.include_tid) {
       // The script's --pid and --tid need perf script to print the pid: `-F +pid`.
       std::string warnings;
       (void)table_.parse("+pid", warnings);
-    }
-  }
-
-  void on_user_record(const RecordView& r) override { builder_.on_user_record(r); }
-
-  void on_kernel_record(const RecordView& r, const Sample& s, const Evsel* evsel) override {
-    if (r.type != kRecordSample) {
-      builder_.apply(r, s);
-      return;
-    }
-    if (!evsel) return;
-    if (!(evsel->attr.sample_type & kSampleRead)) {
-      process_sample(s, *evsel, s.period);
-      return;
-    }
-    // session.c evlist__deliver_sample(): one sample per counter that moved.
-    uint64_t rf = evsel->attr.read_format;
-    if (rf & kFormatGroup) {
-      for (uint64_t i = 0; i < s.read.group_nr; ++i) deliver_value(s, s.read.group_value(i, rf));
-    } else {
-      deliver_value(s, s.read.one);
     }
   }
 
@@ -63,15 +46,6 @@ class CollapsedSink : public EventSink {
   bool done() const override { return !status_; }
 
  private:
-  void deliver_value(const Sample& s, const ReadValue& v) {
-    const Evsel* ev = pd_.events().find_id(v.id);
-    if (!ev) return;
-    uint64_t& last = counter_values_[v.id];
-    uint64_t period = v.value - last;
-    last = v.value;
-    if (period) process_sample(s, *ev, period);
-  }
-
   // The script printer's setup_type(): the fields of each event type, settled once.
   bool setup_type(const Evsel& evsel) {
     if (!status_) return false;
@@ -105,31 +79,16 @@ class CollapsedSink : public EventSink {
     return true;
   }
 
-  Resolver& resolver() {
-    if (!resolver_) {
-      SymbolConfig sc = cfg_.symbols;
-      if (pd_.features().os_release) sc.recorded_os_release = *pd_.features().os_release;
-      symbols_ = std::make_unique<SymbolCache>(std::move(sc));
-      resolver_ = std::make_unique<Resolver>(
-          machine_, *symbols_,
-          ResolverOptions{.callchain = true,
-                          .max_stack = cfg_.max_stack,
-                          .dwarf_unwind = unwinds_user_stacks(pd_.features().arch),
-                          .unwind_needs_readable_map = pd_.features().arch.has_value()});
-    }
-    return *resolver_;
-  }
-
   bool use_callchain() const {
     if (pd_.kind() == ContainerKind::kPipe) return true;
     return (pd_.events().combined_sample_type() & kSampleCallchain) != 0;
   }
 
-  void process_sample(const Sample& s, const Evsel& evsel, uint64_t period) {
+  void on_sample(const Sample& s, const Evsel& evsel, uint64_t period, const ResolvedSample& rs,
+                 std::span<const Frame> /*frames*/) override {
     if (!setup_type(evsel)) return;
     const TypeOutput& o = table_.of(evsel.attr);
     bool chain = (o.fields & kIp) && use_callchain() && s.has_callchain;
-    const ResolvedSample& rs = resolver().resolve(s, &evsel, chain);
     if (o.fields == 0) return;
     if (cfg_.collapse.event_root) {
       emit_viewer(s, evsel, rs, period, chain);
@@ -243,13 +202,6 @@ class CollapsedSink : public EventSink {
     }
   }
 
-  const std::string& event_name_of(const Evsel& evsel) {
-    if (names_.size() <= evsel.index) names_.resize(evsel.index + 1);
-    std::string& n = names_[evsel.index];
-    if (n.empty()) n = event_name(evsel);
-    return n;
-  }
-
   int max_name_len() {
     size_t len = 0;
     for (size_t i = 0; i < pd_.events().size(); ++i) {
@@ -258,18 +210,11 @@ class CollapsedSink : public EventSink {
     return static_cast<int>(len);
   }
 
-  PerfData& pd_;
   const CollapsedConfig& cfg_;
   StackCollapser& collapser_;
   OutputTable table_;
-  Machine machine_;
-  SessionBuilder builder_;
-  std::unique_ptr<SymbolCache> symbols_;
-  std::unique_ptr<Resolver> resolver_;
   bool type_ready_[kOutputTypes] = {};
   int name_width_ = 0;
-  std::vector<std::string> names_;
-  std::unordered_map<uint64_t, uint64_t> counter_values_;
   fmt::memory_buffer line_;
   Status status_;
 };

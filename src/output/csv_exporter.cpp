@@ -14,8 +14,8 @@
 #include <optional>
 
 #include "readperf/format/perf_abi.h"
-#include "readperf/output/event_name.h"
 #include "readperf/output/stats_printer.h"
+#include "readperf/reader/event_name.h"
 #include "readperf/session/events.h"
 #include "readperf/session/thread.h"
 

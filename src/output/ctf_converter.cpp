@@ -10,11 +10,11 @@
 
 #include "ctf_writer.h"
 #include "header_print.h"
+#include "readperf/analysis/sample_pipeline.h"
 #include "readperf/format/perf_abi.h"
-#include "readperf/output/event_name.h"
 #include "readperf/output/trace_format.h"
+#include "readperf/reader/event_name.h"
 #include "readperf/session/events.h"
-#include "sample_stream.h"
 
 namespace readperf {
 
@@ -33,10 +33,10 @@ struct CpuStream {
   uint32_t count = 0;
 };
 
-class CtfSink : public SampleStreamSink {
+class CtfSink : public SamplePipeline {
  public:
   CtfSink(PerfData& pd, const CtfConfig& cfg, std::string dir, CtfStats& stats)
-      : SampleStreamSink(pd, SymbolConfig{}, 0, StreamResolution::kThread),
+      : SamplePipeline(pd, {.max_stack = 0, .resolution = StreamResolution::kThread}),
         cfg_(cfg),
         dir_(std::move(dir)),
         stats_(stats) {}
@@ -45,7 +45,7 @@ class CtfSink : public SampleStreamSink {
     // A pipe's events and features come as records before the data: the writer waits for them.
     if (!setup()) return;
     current_size_ = r.size;  // perf counts a sample's record once per delivery
-    SampleStreamSink::on_kernel_record(r, s, evsel);
+    SamplePipeline::on_kernel_record(r, s, evsel);
   }
 
   // Sets the writer up (if no record did), flushes every stream and writes the metadata.

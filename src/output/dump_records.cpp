@@ -6,7 +6,7 @@
 
 #include "dump_internal.h"
 #include "readperf/format/perf_abi.h"
-#include "readperf/output/event_name.h"
+#include "readperf/reader/event_name.h"
 
 namespace readperf {
 

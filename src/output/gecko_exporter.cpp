@@ -8,8 +8,8 @@
 
 #include "gecko_profile.h"
 #include "json_util.h"
+#include "readperf/analysis/sample_pipeline.h"
 #include "readperf/format/perf_abi.h"
-#include "sample_stream.h"
 #include "script_trace.h"
 
 namespace readperf {
@@ -47,10 +47,13 @@ int32_t srcline_line(std::string_view srcline) {
   return ec == std::errc() && end == digits.data() + digits.size() && line > 0 ? line : 0;
 }
 
-class GeckoSink : public SampleStreamSink {
+class GeckoSink : public SamplePipeline {
  public:
   GeckoSink(PerfData& pd, const GeckoConfig& cfg)
-      : SampleStreamSink(pd, cfg.symbols, cfg.max_stack), cfg_(cfg), trace_(pd) {}
+      : SamplePipeline(
+            pd, {.symbols = cfg.symbols, .max_stack = cfg.max_stack, .selection = cfg.selection}),
+        cfg_(cfg),
+        trace_(pd) {}
 
   gecko::Profile& profile() { return profile_; }
 

@@ -6,7 +6,7 @@
 
 #include "header_print.h"
 #include "readperf/format/perf_abi.h"
-#include "readperf/output/event_name.h"
+#include "readperf/reader/event_name.h"
 
 namespace readperf::header_detail {
 

@@ -9,8 +9,8 @@
 
 #include "header_print.h"
 #include "readperf/analysis/resolver.h"
+#include "readperf/analysis/sample_pipeline.h"
 #include "readperf/format/perf_abi.h"
-#include "sample_stream.h"
 
 namespace readperf {
 
@@ -88,10 +88,13 @@ std::string_view env_string(const std::optional<std::string>& s) {
   return s ? std::string_view(*s) : std::string_view();
 }
 
-class PerfJsonSink : public SampleStreamSink {
+class PerfJsonSink : public SamplePipeline {
  public:
   PerfJsonSink(PerfData& pd, const PerfJsonConfig& cfg, OutBuffer& out, PerfJsonStats& stats)
-      : SampleStreamSink(pd, cfg.symbols, kMaxStack, StreamResolution::kSample),
+      : SamplePipeline(pd, {.symbols = cfg.symbols,
+                            .max_stack = kMaxStack,
+                            .resolution = StreamResolution::kSample,
+                            .selection = cfg.selection}),
         out_(out),
         stats_(stats) {
     // bt_convert__perf2json(): the opening brace, the version, then the headers.
@@ -103,7 +106,7 @@ class PerfJsonSink : public SampleStreamSink {
   void on_kernel_record(const RecordView& r, const Sample& s, const Evsel* evsel) override {
     // A pipe's features come as records before the data: the headers wait for them.
     write_headers();
-    SampleStreamSink::on_kernel_record(r, s, evsel);
+    SamplePipeline::on_kernel_record(r, s, evsel);
   }
 
   void finish() {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "pprof_builder.h"
+#include "readperf/analysis/profile_reader.h"
 #include "readperf/format/perf_abi.h"
-#include "readperf/output/profile_reader.h"
 
 namespace readperf {
 
@@ -113,7 +113,10 @@ void write_pprof(const Profile& p, bool symbolized, GzipWriter& out) {
 
 Status run_pprof_export(PerfData& data, const PprofConfig& config, FILE* out) {
   bool symbolized = config.symbols.symbol_tables;
-  ProfileReadConfig rc{config.symbols, config.max_stack, ProfileOptions{.lines = symbolized}};
+  ProfileReadConfig rc{.symbols = config.symbols,
+                       .max_stack = config.max_stack,
+                       .selection = config.selection,
+                       .model = ProfileOptions{.lines = symbolized}};
   ProfileRead read = read_profile(data, rc);
   // What was read before a damaged record is written, as the other exporters do.
   GzipWriter gz(out, config.gzip);

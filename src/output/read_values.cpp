@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "readperf/format/perf_abi.h"
-#include "readperf/output/event_name.h"
+#include "readperf/reader/event_name.h"
 
 namespace readperf {
 

@@ -5,8 +5,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "readperf/analysis/sample_pipeline.h"
 #include "readperf/format/perf_abi.h"
-#include "sample_stream.h"
 
 namespace readperf {
 
@@ -78,11 +78,16 @@ StreamResolution resolution(const RecordStreamConfig& cfg) {
   return cfg.callchains ? StreamResolution::kCallchain : StreamResolution::kSample;
 }
 
-class RecordStreamSink : public SampleStreamSink {
+class RecordStreamSink : public SamplePipeline {
  public:
   RecordStreamSink(PerfData& pd, const RecordStreamConfig& cfg,
                    const std::function<bool(RecordBatch&)>& emit)
-      : SampleStreamSink(pd, cfg.symbols, cfg.max_stack, resolution(cfg)), cfg_(cfg), emit_(emit) {
+      : SamplePipeline(pd, {.symbols = cfg.symbols,
+                            .max_stack = cfg.max_stack,
+                            .resolution = resolution(cfg),
+                            .selection = cfg.selection}),
+        cfg_(cfg),
+        emit_(emit) {
     batch_.rows.reserve(cfg.batch_rows);
   }
 
@@ -94,7 +99,7 @@ class RecordStreamSink : public SampleStreamSink {
     // and comms.
     handing_out_ = wanted;
     file_offset_ = r.file_offset;
-    SampleStreamSink::on_kernel_record(r, s, evsel);
+    SamplePipeline::on_kernel_record(r, s, evsel);
   }
 
   bool cancelled() const override { return stopped_; }

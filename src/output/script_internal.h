@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "readperf/analysis/sample_filter.h"
+#include "readperf/analysis/sample_selection.h"
 #include "readperf/format/error.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/output/script_printer.h"
@@ -20,18 +20,20 @@ class Resolver;
 struct Frame;
 
 // The sample filters of builtin-script.c process_sample_event() and machine__resolve():
-// --time, --cpu, --comms/--pids/--tids; and the `tod` field's clock.
+// the sample selection (--time, --cpu, --comms/--pids/--tids, --dsos, -S) and the `tod`
+// field's clock.
 class ScriptFilters {
  public:
   // Parses the options against the recording; the errors are perf's.
   Status setup(const ScriptConfig& cfg, const PerfData& data);
 
-  // time-utils.c perf_time__ranges_skip_sample(): a zero time is never skipped.
-  bool skip_time(uint64_t time) const { return samples_.skip_time(time); }
+  // The samples it looks at (--time, --cpu, --comms/--pids/--tids, --dsos, -S).
+  const SampleSelection& selection() const { return selection_; }
+  bool skip_time(uint64_t time) const { return selection_.skip_time(time); }
   // builtin-script.c filter_cpu().
-  bool skip_cpu(uint32_t cpu) const { return samples_.skip_cpu(cpu); }
+  bool skip_cpu(uint32_t cpu) const { return selection_.skip_cpu(cpu); }
   // thread.h thread__is_filtered().
-  bool skip_thread(const Thread& t) const;
+  bool skip_thread(const Thread& t) const { return selection_.thread_bits(t) != 0; }
   // event.c machine__resolve(): --dsos by the sample's DSO (short or long name), -S by its
   // symbol's name or start address, or by hexadecimal addresses (--addr-range wide).
   bool skip_dso(const Frame& self) const;
@@ -40,16 +42,7 @@ class ScriptFilters {
   std::string tod(uint64_t time) const;
 
  private:
-  SampleFilter samples_;  // --time, --cpu
-  std::vector<std::string> comms_;
-  std::vector<int32_t> pids_;
-  std::vector<int32_t> tids_;
-  bool has_dsos_ = false;
-  std::vector<std::string> dsos_;
-  bool has_symbols_ = false;
-  std::vector<std::string> symbols_;
-  std::vector<uint64_t> addrs_;
-  int addr_range_ = 0;
+  SampleSelection selection_;
   bool clock_ = false;
   uint64_t tod_ns_ = 0;
   uint64_t clockid_ns_ = 0;

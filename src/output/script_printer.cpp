@@ -12,12 +12,13 @@
 #include <unordered_map>
 
 #include "dump_internal.h"
+#include "readperf/analysis/counter_deltas.h"
 #include "readperf/analysis/resolver.h"
 #include "readperf/format/perf_abi.h"
-#include "readperf/output/event_name.h"
 #include "readperf/output/header_printer.h"
 #include "readperf/output/mem_info.h"
 #include "readperf/output/symbol_sources.h"
+#include "readperf/reader/event_name.h"
 #include "readperf/session/session_builder.h"
 #include "readperf/symbols/demangle.h"
 #include "readperf/symbols/x86_insn.h"
@@ -103,12 +104,9 @@ class ScriptSink : public EventSink {
     } else {
       // session.c evlist__deliver_sample(): a sample reading counters is delivered once per
       // counter that moved since its last sample, as a sample of that counter's event.
-      uint64_t rf = evsel->attr.read_format;
-      if (rf & kFormatGroup) {
-        for (uint64_t i = 0; i < s.read.group_nr; ++i) deliver_value(s, s.read.group_value(i, rf));
-      } else {
-        deliver_value(s, s.read.one);
-      }
+      counter_deltas_.split(
+          s, *evsel, pd_.events(),
+          [&](const Evsel& ev, uint64_t, uint64_t period) { process_sample(s, ev, period); });
     }
     out_->maybe_flush();
   }
@@ -290,17 +288,6 @@ class ScriptSink : public EventSink {
   bool done() const override { return !status_; }
 
  private:
-  // session.c deliver_sample_value().
-  void deliver_value(const Sample& s, const ReadValue& v) {
-    const Evsel* ev = pd_.events().find_id(v.id);
-    if (!ev) return;
-    uint64_t& last = counter_values_[v.id];
-    uint64_t period = v.value - last;
-    last = v.value;
-    if (!period) return;
-    process_sample(s, *ev, period);
-  }
-
   // Settles the fields of `evsel`'s type the first time one of its samples comes:
   // perf_session__check_output_opt() (file mode) or process_attr() (pipe mode) did it for the
   // first event of each type.
@@ -700,7 +687,7 @@ class ScriptSink : public EventSink {
   std::unique_ptr<PipeFeaturePrinter> features_;
   int name_width_ = 0;
   std::vector<std::string> names_;
-  std::unordered_map<uint64_t, uint64_t> counter_values_;
+  CounterDeltas counter_deltas_;
   Status status_;
   // --switch-on/--switch-off.
   const Evsel* on_ = nullptr;

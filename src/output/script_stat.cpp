@@ -5,8 +5,8 @@
 #include <algorithm>
 
 #include "readperf/format/perf_abi.h"
-#include "readperf/output/event_name.h"
 #include "readperf/reader/cpu_map.h"
+#include "readperf/reader/event_name.h"
 #include "script_internal.h"
 
 namespace readperf {

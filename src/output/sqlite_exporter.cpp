@@ -1,7 +1,7 @@
 // The SQLite exporter: perf's db-export.c (db_export__sample and the ids it hands out) on the
-// session and resolver `script` uses, written with prepared statements in one transaction.
-// Every thread, comm, DSO, symbol and call path gets an id the first time a sample reaches
-// it, so memory grows with those, not with the samples.
+// sample pipeline (the resolver `script` uses), written with prepared statements in one
+// transaction. Every thread, comm, DSO, symbol and call path gets an id the first time a sample
+// reaches it, so memory grows with those, not with the samples.
 #include "readperf/output/sqlite_exporter.h"
 
 #include <fmt/format.h>
@@ -13,10 +13,9 @@
 #include <optional>
 #include <unordered_map>
 
-#include "readperf/analysis/resolver.h"
+#include "readperf/analysis/sample_pipeline.h"
 #include "readperf/format/perf_abi.h"
-#include "readperf/output/event_name.h"
-#include "readperf/session/session_builder.h"
+#include "readperf/reader/event_name.h"
 #include "sqlite_schema.h"
 
 namespace readperf {
@@ -87,12 +86,15 @@ class Insert {
 
 int64_t u(uint64_t v) { return static_cast<int64_t>(v); }  // SQLite integers are signed
 
-class SqliteSink : public EventSink {
+class SqliteSink : public SamplePipeline {
  public:
   SqliteSink(PerfData& pd, const SqliteConfig& cfg, Db& db)
-      : pd_(pd), cfg_(cfg), db_(db), builder_(machine_, pd.order()) {
-    builder_.begin(pd.features());
-  }
+      : SamplePipeline(pd, {.symbols = cfg.symbols,
+                            .max_stack = cfg.max_stack,
+                            .resolution = cfg.callchains ? StreamResolution::kCallchain
+                                                         : StreamResolution::kSample,
+                            .selection = cfg.selection}),
+        db_(db) {}
 
   Status prepare() {
     auto p = [&](const char* sql, Insert& into) -> Status {
@@ -114,35 +116,6 @@ class SqliteSink : public EventSink {
         samples_);
   }
 
-  void on_user_record(const RecordView& r) override { builder_.on_user_record(r); }
-
-  void on_kernel_record(const RecordView& r, const Sample& s, const Evsel* evsel) override {
-    if (r.type != kRecordSample) {
-      builder_.apply(r, s);
-      return;
-    }
-    if (!evsel) return;
-    if (!(evsel->attr.sample_type & kSampleRead)) {
-      add_sample(s, *evsel, s.period);
-      return;
-    }
-    // session.c evlist__deliver_sample(): one sample per counter that moved.
-    uint64_t rf = evsel->attr.read_format;
-    auto deliver = [&](const ReadValue& v) {
-      const Evsel* ev = pd_.events().find_id(v.id);
-      if (!ev) return;
-      uint64_t& last = counter_values_[v.id];
-      uint64_t period = v.value - last;
-      last = v.value;
-      if (period) add_sample(s, *ev, period);
-    };
-    if (rf & kFormatGroup) {
-      for (uint64_t i = 0; i < s.read.group_nr; ++i) deliver(s.read.group_value(i, rf));
-    } else {
-      deliver(s.read.one);
-    }
-  }
-
   bool done() const override { return failed_; }
   Status status() const {
     if (failed_) return db_.fail();
@@ -151,20 +124,6 @@ class SqliteSink : public EventSink {
   uint64_t samples() const { return nr_samples_; }
 
  private:
-  Resolver& resolver() {
-    if (!resolver_) {
-      SymbolConfig sc = cfg_.symbols;
-      if (pd_.features().os_release) sc.recorded_os_release = *pd_.features().os_release;
-      symbol_cache_ = std::make_unique<SymbolCache>(std::move(sc));
-      resolver_ = std::make_unique<Resolver>(
-          machine_, *symbol_cache_,
-          ResolverOptions{.callchain = cfg_.callchains,
-                          .max_stack = cfg_.max_stack,
-                          .unwind_needs_readable_map = pd_.features().arch.has_value()});
-    }
-    return *resolver_;
-  }
-
   void check(bool ok) { failed_ = failed_ || !ok; }
 
   int64_t event_id(const Evsel& evsel) {
@@ -243,18 +202,17 @@ class SqliteSink : public EventSink {
     return it->second;
   }
 
-  void add_sample(const Sample& s, const Evsel& evsel, uint64_t period) {
-    bool chain = cfg_.callchains && s.has_callchain;
-    const ResolvedSample& rs = resolver().resolve(s, &evsel, chain);
+  void on_sample(const Sample& s, const Evsel& evsel, uint64_t period, const ResolvedSample& rs,
+                 std::span<const Frame> frames) override {
+    // With a resolved call chain, `frames` is it; without, the sample's own frame.
+    bool chain = frames.data() != &rs.self;
     int64_t thread = rs.thread ? thread_id(rs.thread->pid, rs.thread->tid) : 0;
     int64_t comm = rs.thread ? comm_id(rs.comm, thread) : 0;
     // db-export.c call_path_from_sample(): the chain from its root (ORDER_CALLER); none
     // without a call chain.
     int64_t path = 0;
     if (chain) {
-      for (auto f = rs.callchain.rbegin(); f != rs.callchain.rend(); ++f) {
-        path = call_path_id(path, *f);
-      }
+      for (auto f = frames.rbegin(); f != frames.rend(); ++f) path = call_path_id(path, *f);
     }
     const Frame& self = rs.self;
     auto opt = [](bool has, uint64_t v) -> int64_t { return has ? u(v) : 0; };
@@ -288,13 +246,7 @@ class SqliteSink : public EventSink {
     }
   };
 
-  PerfData& pd_;
-  const SqliteConfig& cfg_;
   Db& db_;
-  Machine machine_;
-  SessionBuilder builder_;
-  std::unique_ptr<SymbolCache> symbol_cache_;
-  std::unique_ptr<Resolver> resolver_;
   Insert events_, threads_, comms_, comm_threads_, dsos_, symbols_, call_paths_, samples_;
   std::vector<int64_t> event_ids_;
   std::unordered_map<uint64_t, int64_t> thread_ids_;
@@ -303,7 +255,6 @@ class SqliteSink : public EventSink {
   std::unordered_map<const Dso*, int64_t> dso_ids_;
   std::unordered_map<const Symbol*, int64_t> symbol_ids_;
   std::unordered_map<PathKey, int64_t, PathKeyHash> call_path_ids_;
-  std::unordered_map<uint64_t, uint64_t> counter_values_;
   uint64_t nr_samples_ = 0;
   bool failed_ = false;
 };

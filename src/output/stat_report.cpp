@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "readperf/format/perf_abi.h"
-#include "readperf/output/event_name.h"
 #include "readperf/reader/cpu_map.h"
+#include "readperf/reader/event_name.h"
 
 namespace readperf {
 

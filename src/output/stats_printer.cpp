@@ -1,7 +1,7 @@
 #include "readperf/output/stats_printer.h"
 
 #include "readperf/format/perf_abi.h"
-#include "readperf/output/event_name.h"
+#include "readperf/reader/event_name.h"
 
 namespace readperf {
 

@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-#include "readperf/output/event_name.h"
+#include "readperf/reader/event_name.h"
 
 namespace readperf {
 

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "exports.h"
+#include "readperf/analysis/profile_reader.h"
 #include "readperf/format/perf_abi.h"
-#include "readperf/output/event_name.h"
-#include "readperf/output/profile_reader.h"
+#include "readperf/reader/event_name.h"
 #include "readperf/reader/perf_data.h"
 #include "readperf/symbols/debuginfod.h"
 #include "records.h"

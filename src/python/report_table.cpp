@@ -12,9 +12,9 @@
 
 #include "readperf/analysis/report_session.h"
 #include "readperf/format/perf_abi.h"
-#include "readperf/output/event_name.h"
 #include "readperf/output/report_printer.h"
 #include "readperf/output/trace_text.h"
+#include "readperf/reader/event_name.h"
 #include "readperf/reader/perf_data.h"
 #include "readperf/symbols/demangle.h"
 

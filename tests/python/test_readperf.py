@@ -345,7 +345,8 @@ def test_collapsed_is_the_export(case):
     assert got.encode("utf-8", "surrogateescape") == want
 
 
-@pytest.mark.parametrize("options", [("--pid", "--kernel"), ("--tid", "--addrs", "--count"),
+@pytest.mark.parametrize("options", [("--include-pid", "--kernel"),
+                                     ("--include-tid", "--addrs", "--count"),
                                      ("--event", "cpu-clock")])
 def test_collapsed_options(options):
     want = readperf_export(recording("group-sw"), "collapsed", *options)
@@ -355,7 +356,7 @@ def test_collapsed_options(options):
         if opt == "--event":
             kw["event"] = options[i + 1]
         elif opt.startswith("--"):
-            kw[opt[2:]] = True
+            kw[opt[2:].removeprefix("include-")] = True
     rec = open_case("group-sw")
     assert rec.collapsed(**kw).encode("utf-8", "surrogateescape") == want
     assert rec.collapsed(**kw) != rec.collapsed()

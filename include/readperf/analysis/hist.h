@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "readperf/analysis/call_tree.h"
+#include "readperf/analysis/sample_selection.h"
 #include "readperf/analysis/sort_keys.h"
 #include "readperf/reader/sample.h"
 
@@ -33,11 +34,7 @@ class CgroupTable;
 
 struct Thread;
 
-// HIST_FILTER__DSO, __THREAD and __SYMBOL in HistEntry::filtered: --dsos, --comms (--pid,
-// --tid), --symbols.
-inline constexpr uint8_t kHistFilterDso = 1 << 1;
-inline constexpr uint8_t kHistFilterThread = 1 << 2;
-inline constexpr uint8_t kHistFilterSymbol = 1 << 4;
+// kHistFilterDso, kHistFilterThread, kHistFilterSymbol: sample_selection.h.
 // HIST_FILTER__SOCKET.
 inline constexpr uint8_t kHistFilterSocket = 1 << 6;
 // HIST_FILTER__PARENT (-x/--exclude-other: samples without a parent symbol).

@@ -12,7 +12,7 @@
 //   the recording's sample_type carries (addr, weight), empty when no event records them.
 //
 //   ProfileBuilder b(ProfileOptions{.lines = true});
-//   // for each resolved sample (SampleStreamSink::on_sample):
+//   // for each resolved sample (SamplePipeline::on_sample):
 //   b.add(sample, evsel.index, period, rs, frames, &resolver);
 //   Profile p = std::move(b).finish();
 //   for (size_t i = 0; i < p.samples.size(); ++i)
@@ -137,7 +137,7 @@ class ProfileBuilder {
   void set_event(size_t index, ProfileEvent event);
 
   // One resolved sample: `frames` leaf first (the call chain, or the sample's own frame), as
-  // SampleStreamSink hands them; `unwound_begin` where the frames unwound from the user stack
+  // SamplePipeline hands them; `unwound_begin` where the frames unwound from the user stack
   // begin (frames.size(): none). `resolver` (may be null) looks up lines and srclines; the
   // frames' maps must be those of the machine as it is now.
   void add(const Sample& s, size_t event, uint64_t period, std::string_view comm,

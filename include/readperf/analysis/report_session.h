@@ -16,6 +16,7 @@
 #include "readperf/analysis/branch_cycles.h"
 #include "readperf/analysis/hist.h"
 #include "readperf/analysis/sample_filter.h"
+#include "readperf/analysis/sample_selection.h"
 #include "readperf/format/error.h"
 #include "readperf/reader/perf_data.h"
 #include "readperf/symbols/symbol_config.h"
@@ -23,16 +24,6 @@
 namespace readperf {
 
 class Resolver;
-
-// symbol_conf.comm_list, dso_list, sym_list: entries outside them are kept (they count in
-// the totals) but not shown.
-struct ReportFilters {
-  std::vector<std::string> comms;
-  std::vector<std::string> dsos;
-  std::vector<std::string> symbols;
-  std::vector<int32_t> pids;  // --pid: symbol_conf.pid_list
-  std::vector<int32_t> tids;  // --tid
-};
 
 // sort.c default_parent_pattern: the parent key's pattern without -p.
 inline constexpr std::string_view kDefaultParentPattern = "^sys_|^do_page_fault";
@@ -42,9 +33,10 @@ struct ReportSetup {
   // --show-ref-call-graph: an event without call chains has its entries' call graphs (those
   // perf's stale callchain cursor gave them) sorted and printed too.
   bool show_ref_callgraph = false;
-  ReportFilters filters;
-  // --time and -C/--cpu: samples outside are dropped before they count.
-  SampleFilter samples;
+  // --time and -C/--cpu drop samples before they count; entries outside --comms, --pid,
+  // --tid, --dsos and --symbols (symbol_conf.comm_list, dso_list, sym_list) are kept (they
+  // count in the totals) but not shown.
+  SampleSelection selection;
   // --symbol-filter: entries whose symbol does not contain it are hidden (first event only,
   // as builtin-report.c report__collapse_hists() sets it).
   std::string symbol_filter;

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <string>
 
+#include "readperf/analysis/sample_selection.h"
 #include "readperf/format/error.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/reader/perf_data.h"
@@ -28,6 +29,7 @@ namespace readperf {
 struct ChromeTraceConfig {
   SymbolConfig symbols;
   uint32_t max_stack = 127;
+  SampleSelection selection;  // the samples exported (default: all)
   std::string event;  // the event drawn as flame charts; empty: the first sampled
 };
 

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "readperf/analysis/sample_selection.h"
 #include "readperf/format/error.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/output/stack_collapser.h"
@@ -28,6 +29,7 @@ struct CollapsedConfig {
   SymbolConfig symbols;
   // perf script's --max-stack (scripting_max_stack).
   uint32_t max_stack = 127;
+  SampleSelection selection;  // the samples exported (default: all)
 };
 
 // Folds the samples of `data` and prints the stacks to `out`; the script's warnings go to `err`.

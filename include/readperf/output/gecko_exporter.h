@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <string>
 
+#include "readperf/analysis/sample_selection.h"
 #include "readperf/format/error.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/reader/perf_data.h"
@@ -35,6 +36,7 @@ namespace readperf {
 struct GeckoConfig {
   SymbolConfig symbols;
   uint32_t max_stack = 127;
+  SampleSelection selection;  // the samples exported (default: all)
   std::string event;  // the event sampled into the threads; empty: the first sampled
   // The source line of every frame (a DWARF line lookup per distinct address: several times
   // the export's time on large binaries); inline frames have theirs either way.

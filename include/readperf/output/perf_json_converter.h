@@ -13,6 +13,7 @@
 
 #include <cstdint>
 
+#include "readperf/analysis/sample_selection.h"
 #include "readperf/format/error.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/reader/perf_data.h"
@@ -22,6 +23,7 @@ namespace readperf {
 
 struct PerfJsonConfig {
   SymbolConfig symbols;
+  SampleSelection selection;  // the samples written (default: all)
 };
 
 struct PerfJsonStats {

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "readperf/analysis/sample_selection.h"
 #include "readperf/format/error.h"
 #include "readperf/reader/perf_data.h"
 #include "readperf/symbols/symbol_config.h"
@@ -29,6 +30,7 @@ namespace readperf {
 struct PprofConfig {
   SymbolConfig symbols;
   uint32_t max_stack = 127;
+  SampleSelection selection;  // the samples exported (default: all)
   bool gzip = true;  // false: the bare protobuf bytes (for `protoc --decode`)
 };
 

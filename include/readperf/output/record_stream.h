@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "readperf/analysis/sample_selection.h"
 #include "readperf/format/error.h"
 #include "readperf/output/trace_format.h"
 #include "readperf/reader/perf_data.h"
@@ -92,6 +93,7 @@ struct RecordBatch {
 struct RecordStreamConfig {
   SymbolConfig symbols;
   uint32_t max_stack = 127;  // perf's scripting_max_stack
+  SampleSelection selection;  // the samples exported (default: all)
   // Resolve and hand out call chains (perf script's symbol_conf.use_callchain).
   bool callchains = true;
   // Resolve the samples' own addresses (dso, symbol); false: their threads only (comm).

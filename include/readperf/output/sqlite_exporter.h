@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <string>
 
+#include "readperf/analysis/sample_selection.h"
 #include "readperf/format/error.h"
 #include "readperf/reader/perf_data.h"
 #include "readperf/symbols/symbol_config.h"
@@ -26,6 +27,7 @@ struct SqliteConfig {
   SymbolConfig symbols;
   bool callchains = true;    // call_paths from the samples' call chains (perf's --call-chains)
   uint32_t max_stack = 127;  // PERF_MAX_STACK_DEPTH
+  SampleSelection selection;  // the samples exported (default: all)
 };
 
 // Writes the database to `path`, replacing any file there.

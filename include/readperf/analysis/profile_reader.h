@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "readperf/analysis/profile.h"
+#include "readperf/analysis/sample_selection.h"
 #include "readperf/format/error.h"
 #include "readperf/reader/perf_data.h"
 #include "readperf/symbols/symbol_config.h"
@@ -20,6 +21,7 @@ namespace readperf {
 struct ProfileReadConfig {
   SymbolConfig symbols;
   uint32_t max_stack = 127;
+  SampleSelection selection;  // the samples exported (default: all)
   ProfileOptions model;
 };
 

@@ -1,4 +1,4 @@
-#include "readperf/output/event_name.h"
+#include "readperf/reader/event_name.h"
 
 #include <fmt/format.h>
 

@@ -1,15 +1,17 @@
-#include "readperf/output/profile_reader.h"
+#include "readperf/analysis/profile_reader.h"
 
-#include "sample_stream.h"
+#include "readperf/analysis/sample_pipeline.h"
 
 namespace readperf {
 
 namespace {
 
-class ProfileSink : public SampleStreamSink {
+class ProfileSink : public SamplePipeline {
  public:
   ProfileSink(PerfData& pd, const ProfileReadConfig& cfg)
-      : SampleStreamSink(pd, cfg.symbols, cfg.max_stack), builder_(cfg.model) {}
+      : SamplePipeline(
+            pd, {.symbols = cfg.symbols, .max_stack = cfg.max_stack, .selection = cfg.selection}),
+        builder_(cfg.model) {}
 
   Profile finish() && {
     const EventList& events = pd_.events();

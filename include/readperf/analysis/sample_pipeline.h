@@ -1,7 +1,9 @@
-// The resolved sample stream the pprof and chrome exporters share: the session (Machine,
-// SessionBuilder) kept up to date record by record, each SAMPLE resolved with its call chain
-// by the same Resolver as `script` and `report`, and read-format samples split into one sample
-// per counter that moved, as session.c evlist__deliver_sample() does.
+// The one sample pipeline the exporters and the Python binding share: the session (Machine,
+// SessionBuilder) kept up to date record by record; each SAMPLE selected (--time, --cpu,
+// --comms, --pid, --tid, --dsos, --symbols: SampleSelection), resolved once with its call
+// chain by the same Resolver as `script` and `report` (thread, maps, symbols, unwinding,
+// inline frames), and handed on; read-format samples split into one sample per counter that
+// moved, as session.c evlist__deliver_sample() does.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +13,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "readperf/analysis/counter_deltas.h"
 #include "readperf/analysis/resolver.h"
+#include "readperf/analysis/sample_selection.h"
 #include "readperf/reader/perf_data.h"
 #include "readperf/session/session_builder.h"
 #include "readperf/symbols/symbol_config.h"
@@ -23,10 +27,22 @@ namespace readperf {
 // its call chain (thread__resolve_callchain).
 enum class StreamResolution { kThread, kSample, kCallchain };
 
-class SampleStreamSink : public EventSink {
+struct PipelineConfig {
+  SymbolConfig symbols;
+  uint32_t max_stack = 127;  // PERF_MAX_STACK_DEPTH
+  StreamResolution resolution = StreamResolution::kCallchain;
+  // Unwind `--call-graph dwarf` stack copies of every architecture the unwinder knows (the
+  // viewers); false: only where perf 6.1 does (unwinds_user_stacks(), what mirrors perf
+  // script's output does).
+  bool unwind_foreign_arches = true;
+  // The samples handed on; the others are dropped, before resolution where the thread or
+  // time decide. Selecting by DSO or symbol resolves the sample's ip even under kThread.
+  SampleSelection selection;
+};
+
+class SamplePipeline : public EventSink {
  public:
-  SampleStreamSink(PerfData& pd, SymbolConfig symbols, uint32_t max_stack,
-                   StreamResolution resolution = StreamResolution::kCallchain);
+  SamplePipeline(PerfData& pd, PipelineConfig config);
 
   void on_user_record(const RecordView& r) override { builder_.on_user_record(r); }
   void on_kernel_record(const RecordView& r, const Sample& s, const Evsel* evsel) override;
@@ -35,6 +51,8 @@ class SampleStreamSink : public EventSink {
   const std::string& event_name_of(const Evsel& evsel);
   // The resolver the samples went through; null before the first sample.
   const Resolver* used_resolver() const { return resolver_.get(); }
+  // Samples the selection dropped (read-format splits count one each).
+  uint64_t dropped_samples() const { return dropped_; }
 
  protected:
   // One sample: `frames` is its call chain leaf first (the sample's ip alone without one),
@@ -54,18 +72,16 @@ class SampleStreamSink : public EventSink {
   PerfData& pd_;
 
  private:
-  void deliver_value(const Sample& s, const ReadValue& v);
   void process_sample(const Sample& s, const Evsel& evsel, uint64_t period);
 
-  SymbolConfig symbol_config_;
-  uint32_t max_stack_;
-  StreamResolution resolution_;
+  PipelineConfig config_;
+  uint64_t dropped_ = 0;
   Machine machine_;
   SessionBuilder builder_;
   std::unique_ptr<SymbolCache> symbols_;
   std::unique_ptr<Resolver> resolver_;
   ResolvedSample thread_only_;  // what kThread hands out
-  std::unordered_map<uint64_t, uint64_t> counter_values_;
+  CounterDeltas counter_deltas_;
   std::vector<std::string> names_;
 };
 

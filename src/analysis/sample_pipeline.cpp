@@ -1,0 +1,104 @@
+#include "readperf/analysis/sample_pipeline.h"
+
+#include "readperf/format/perf_abi.h"
+#include "readperf/reader/event_name.h"
+#include "readperf/session/thread.h"
+
+namespace readperf {
+
+SamplePipeline::SamplePipeline(PerfData& pd, PipelineConfig config)
+    : pd_(pd), config_(std::move(config)), builder_(machine_, pd.order()) {
+  builder_.begin(pd.features());
+}
+
+void SamplePipeline::on_kernel_record(const RecordView& r, const Sample& s, const Evsel* evsel) {
+  if (r.type != kRecordSample) {
+    builder_.apply(r, s);
+    on_other(r, s, evsel);
+    return;
+  }
+  if (!evsel) return;
+  if (!(evsel->attr.sample_type & kSampleRead)) {
+    process_sample(s, *evsel, s.period);
+    return;
+  }
+  // session.c evlist__deliver_sample(): one sample per counter that moved, with the counter's
+  // id and growth as deliver_sample_value() sets them.
+  counter_deltas_.split(s, *evsel, pd_.events(), [&](const Evsel& ev, uint64_t id, uint64_t p) {
+    Sample split = s;
+    split.id = id;
+    split.period = p;
+    process_sample(split, ev, p);
+  });
+}
+
+Resolver& SamplePipeline::resolver() {
+  if (!resolver_) {
+    SymbolConfig sc = config_.symbols;
+    if (pd_.features().os_release) sc.recorded_os_release = *pd_.features().os_release;
+    symbols_ = std::make_unique<SymbolCache>(std::move(sc));
+    resolver_ = std::make_unique<Resolver>(
+        machine_, *symbols_,
+        ResolverOptions{.callchain = true,
+                        .max_stack = config_.max_stack,
+                        .dwarf_unwind = config_.unwind_foreign_arches ||
+                                        unwinds_user_stacks(pd_.features().arch),
+                        .unwind_needs_readable_map = pd_.features().arch.has_value()});
+  }
+  return *resolver_;
+}
+
+void SamplePipeline::process_sample(const Sample& s, const Evsel& evsel, uint64_t period) {
+  const SampleSelection& sel = config_.selection;
+  if (!sel.empty()) {
+    // builtin-script.c process_sample_event(): the time and CPU first, then the thread and
+    // the sample's own address as machine__resolve() finds them.
+    if (sel.skip_sample(s.time, s.cpu)) {
+      ++dropped_;
+      return;
+    }
+    const Thread* t = machine_.findnew_thread(s.pid, s.tid);
+    if (t && sel.thread_bits(*t)) {
+      ++dropped_;
+      return;
+    }
+  }
+  bool by_address = sel.selects_dsos() || sel.selects_symbols();
+  if (config_.resolution == StreamResolution::kThread && !by_address) {
+    thread_only_.thread = machine_.findnew_thread(s.pid, s.tid);
+    thread_only_.comm = thread_only_.thread ? std::string_view(thread_only_.thread->comm_str())
+                                            : std::string_view();
+    thread_only_.self = Frame();
+    thread_only_.self.ip = s.ip;
+    on_sample(s, evsel, period, thread_only_, std::span<const Frame>(&thread_only_.self, 1));
+    return;
+  }
+  bool chain = s.has_callchain && config_.resolution == StreamResolution::kCallchain;
+  const ResolvedSample& rs = resolver().resolve(s, &evsel, chain);
+  if (by_address) {
+    const Frame& self = rs.self;
+    if (sel.dso_bits(self.map != nullptr, self.dso) ||
+        sel.symbol_bits(self.map != nullptr, self.sym, self.ip, self.sym_addr)) {
+      ++dropped_;
+      return;
+    }
+  }
+  std::span<const Frame> frames(&rs.self, 1);
+  if (chain && !rs.callchain.empty()) frames = rs.callchain;
+  on_sample(s, evsel, period, rs, frames);
+}
+
+const std::string& SamplePipeline::event_name_of(const Evsel& evsel) {
+  if (names_.size() <= evsel.index) names_.resize(evsel.index + 1);
+  std::string& n = names_[evsel.index];
+  if (n.empty()) n = event_name(evsel);
+  return n;
+}
+
+PerfData::ProcessOptions stream_process_options(const PerfData& pd) {
+  PerfData::ProcessOptions po;
+  po.ordered = pd.kind() == ContainerKind::kPipe || pd.events().sample_id_all();
+  return po;
+}
+
+}  // namespace readperf
