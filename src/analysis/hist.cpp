@@ -1132,9 +1132,12 @@ void Hists::finish() {
     // hist.c hierarchy_recalc_total_periods(): the top level's entries only, since a lower
     // level sees only what no filter hid but an upper one sums both; what --percentage
     // relative divides by.
+    // The Event count too: 0 when no key applies to the event (no level, no entry).
+    total_period_ = 0;
     total_non_filtered_period_ = 0;
     for (uint32_t root : hierarchy_roots_) {
       const HistEntry& e = entries_[hierarchy_[root].entry];
+      total_period_ += e.period;
       if (!e.filtered) total_non_filtered_period_ += e.period;
     }
   }
@@ -1166,12 +1169,15 @@ uint64_t Hists::dynamic_word(SortKey key, std::string_view raw) {
       field_store_.emplace(dynamic_field_bytes(d.field, raw)).first->data());
 }
 
-int Hists::dynamic_cmp(SortKey key, const HistEntry& a, const HistEntry& b) const {
+int Hists::dynamic_cmp(SortKey key, const HistEntry& a, const HistEntry& b, bool any_event) const {
   const DynamicField& d = config_.sort.dynamic[dynamic_index(key)];
-  if (d.event != config_.event) return 0;
+  if (d.event != config_.event && !any_event) return 0;
   // __sort__hde_cmp(): memcmp(a's bytes, b's bytes at a's place and size); a dynamic field's
   // size widens its column (hde->dynamic_len) only where perf compares.
   std::string_view x = dynamic_field_bytes(d.field, a.raw);
+  // Another event's field past the end of a's raw data: perf's memcmp reads beyond it
+  // (whatever lies there); readperf counts that as a difference.
+  if (d.event != config_.event && !d.field.is_dynamic && x.size() < d.field.size) return 1;
   if (d.field.is_dynamic) {
     if (dynamic_len_.size() <= dynamic_index(key)) dynamic_len_.resize(dynamic_index(key) + 1);
     size_t& len = dynamic_len_[dynamic_index(key)];

@@ -154,6 +154,36 @@ std::vector<std::string_view> tokens(std::string_view s) {
   return out;
 }
 
+// sort.c setup_sort_list(): the sort order's keys, split at '{', '}', ',' and ' ', each with
+// its --hierarchy level: keys between braces share one, every other separator starts the next
+// (an empty token uses a level up too).
+struct LeveledToken {
+  std::string_view tok;
+  int16_t level;
+};
+std::vector<LeveledToken> sort_tokens(std::string_view s) {
+  std::vector<LeveledToken> out;
+  int16_t level = 0;
+  bool in_group = false;
+  size_t pos = 0;
+  while (true) {
+    size_t end = s.find_first_of("{}, ", pos);
+    int16_t next_level = level;
+    if (end != std::string_view::npos) {
+      next_level = in_group ? level : static_cast<int16_t>(level + 1);
+      if (s[end] == '{') in_group = true;
+      if (s[end] == '}') in_group = false;
+    }
+    std::string_view tok =
+        s.substr(pos, end == std::string_view::npos ? s.size() - pos : end - pos);
+    if (!tok.empty()) out.push_back({tok, level});
+    level = next_level;
+    if (end == std::string_view::npos) break;
+    pos = end + 1;
+  }
+  return out;
+}
+
 // sort.c sort_dimension__add(): the keys arch_specific_sort_keys[] names, given whole, are
 // dropped where arch_support_sort_key() says no (every arch but powerpc); a prefix of them
 // still adds the key.
@@ -185,9 +215,10 @@ Result<SortSpec> setup_sorting(const SortingOptions& o) {
       keys = "overhead_children," + keys;
     }
   }
-  for (std::string_view tok : tokens(keys)) {
+  for (auto [tok, level] : sort_tokens(keys)) {
     if (is_unsupported_arch_key(tok)) continue;
     Result<HistField> f = find_field(tok, "sort", o.branch_mode, o.mem_mode);
+    if (f) f->level = level;
     if (!f && o.dynamic_fields) {
       std::optional<std::vector<DynamicField>> fields = o.dynamic_fields(tok);
       if (fields) {
@@ -196,7 +227,7 @@ Result<SortSpec> setup_sorting(const SortingOptions& o) {
             return make_error(fmt::format("too many tracepoint fields as sort keys (at most {})",
                                           kMaxDynamicKeys));
           }
-          spec.sort_list.push_back({HppField::kSortKey, dynamic_key(spec.dynamic.size())});
+          spec.sort_list.push_back({HppField::kSortKey, dynamic_key(spec.dynamic.size()), level});
           spec.dynamic.push_back(std::move(d));
         }
         continue;
@@ -208,7 +239,8 @@ Result<SortSpec> setup_sorting(const SortingOptions& o) {
     if (!contains(spec.sort_list, *f)) spec.sort_list.push_back(*f);
   }
   if (o.parent_key) {
-    HistField parent{HppField::kSortKey, SortKey::kParent};
+    // setup_sorting() adds it at level -1: a level of its own, after the others.
+    HistField parent{HppField::kSortKey, SortKey::kParent, -1};
     if (!contains(spec.sort_list, parent)) spec.sort_list.push_back(parent);
   }
   // perf_hpp__init(): the default columns, unless --fields stands alone.
@@ -257,7 +289,7 @@ bool SortSpec::is_elided(SortKey k) const {
 Result<SortSpec> parse_sort_keys(std::string_view order, bool branch_mode, bool mem_mode) {
   SortSpec spec;
   spec.order = std::string(order);
-  for (std::string_view tok : tokens(order)) {
+  for (auto [tok, level] : sort_tokens(order)) {
     if (is_unsupported_arch_key(tok)) continue;
     Result<HistField> f = find_field(tok, "sort", branch_mode, mem_mode);
     if (!f) return tl::unexpected(f.error());

@@ -345,11 +345,6 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   };
   Result<SortSpec> spec = setup_sorting(sorting);
   if (!spec) return fail(spec.error().message());
-  if (opts.hierarchy && !spec->dynamic.empty()) {
-    // perf's hierarchy gives each event its own levels of fields (add_hierarchy_fmt() skips
-    // other events'), which readperf's does not yet.
-    return fail("report: --hierarchy with tracepoint fields as sort keys is not supported yet");
-  }
   if (spec->has(SortKey::kParent) && !is_pipe && !(sample_type & kSampleCallchain)) {
     // report__setup_sample_type() asks this first.
     sample_type_refusal =
@@ -512,8 +507,12 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   if (!data) return perf_refused(data.error().message());
   if (opts.verbose > 0 && data->resolver) print_symbol_sources(*data->resolver, stderr);
 
+  // builtin-report.c __cmd_report(): the entries after collapsing; --hierarchy's are its
+  // nodes (none when no key applies to any event).
   size_t nr_entries = 0;
-  for (const auto& h : data->hists) nr_entries += h ? h->entries().size() : 0;
+  for (const auto& h : data->hists) {
+    if (h) nr_entries += setup.hist.hierarchy ? h->hierarchy().size() : h->entries().size();
+  }
   if (!nr_entries) {
     out.flush();
     fmt::print(stderr, "The {} data has no samples!\n", opts.input);

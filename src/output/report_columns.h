@@ -33,6 +33,10 @@ void put_dynamic_column(fmt::memory_buffer& b, const Hists& hists, uint32_t id, 
                         uint32_t width);
 // sort.c hde_width(): a tracepoint field's column width in `hists`.
 uint32_t dynamic_width(const Hists& hists, SortKey key, const DynamicField& d);
+// The same for the entries `ids`, starting from `dynamic_len` (a --hierarchy level's copy of
+// the key: the comparisons of its level, the values of its level's entries).
+uint32_t dynamic_width(const Hists& hists, const DynamicField& d, size_t dynamic_len,
+                       std::span<const uint32_t> ids);
 
 // hists->col_len[] of the branch keys (hists__calc_col_len()'s branch_info part).
 struct BranchWidths {

@@ -49,10 +49,15 @@ std::string dynamic_text(const Hists& hists, uint32_t id, const DynamicField& d)
 }
 
 uint32_t dynamic_width(const Hists& hists, SortKey key, const DynamicField& d) {
+  return dynamic_width(hists, d, hists.dynamic_len(key), hists.order());
+}
+
+uint32_t dynamic_width(const Hists& hists, const DynamicField& d, size_t dynamic_len,
+                       std::span<const uint32_t> ids) {
   // hde_width(): the widest value met (dynamic_len), the name, and the field's own size (two
   // hex digits a byte and "0x" for a number).
-  size_t len = hists.dynamic_len(key);
-  for (uint32_t id : hists.order()) {
+  size_t len = dynamic_len;
+  for (uint32_t id : ids) {
     const HistEntry& e = hists.entry(id);
     // update_dynamic_len(): the formatted value's length, from output_resort() on.
     std::string_view value;

@@ -5,10 +5,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "report_columns.h"
 #include "report_layout.h"
 
 namespace readperf {
@@ -34,11 +36,21 @@ void put_hierarchy_indent(fmt::memory_buffer& b, bool field_sep, uint32_t indent
   b.append(std::string(width - printed, ' '));
 }
 
+// The entries of a hierarchy's level `depth`.
+std::vector<uint32_t> level_ids(const Hists& hists, uint32_t depth) {
+  std::vector<uint32_t> ids;
+  for (const HierarchyNode& node : hists.hierarchy()) {
+    if (node.depth == depth) ids.push_back(node.entry);
+  }
+  return ids;
+}
+
 struct Layout {
   std::vector<Column> overhead;  // the first hpp_list_node: the sort list's hpp fields
-  std::vector<SortKey> levels;
-  std::vector<uint32_t> level_widths;
+  std::vector<std::vector<SortKey>> levels;         // each level's keys
+  std::vector<std::vector<uint32_t>> level_widths;  // and their widths
   uint32_t nr_hpp_node = 0;  // hists->nr_hpp_node: the overhead node and the levels
+  ColumnWidths widths;       // the other keys' widths
 };
 
 class HierarchyPrinter {
@@ -46,6 +58,12 @@ class HierarchyPrinter {
   HierarchyPrinter(const Hists& hists, const ReportPrintOptions& opts, const Layout& layout,
                    size_t limit, OutBuffer& out)
       : hists_(hists), opts_(opts), layout_(layout), limit_(limit), out_(out) {}
+
+  // A key's header: a tracepoint field's is its name (hde->header).
+  std::string_view key_header(SortKey key) const {
+    if (is_dynamic_key(key)) return hists_.config().sort.dynamic[dynamic_index(key)].field.name;
+    return sort_key_header(key);
+  }
 
   // hists__fprintf_hierarchy_headers().
   void headers() {
@@ -58,19 +76,25 @@ class HierarchyPrinter {
       fmt::format_to(std::back_inserter(b), "{:>{}}", c.name, c.width);
       b.append(col_sep);
     }
-    // The levels' headers joined by " / " ("%-*.*s" then strim()).
+    // The levels' headers joined by " / ", a level's keys by "+" ("%-*.*s" then strim()).
     size_t header_width = 0;
     for (size_t i = 0; i < layout_.levels.size(); ++i) {
-      std::string_view name = sort_key_header(layout_.levels[i]);
-      name = name.substr(0, std::min<size_t>(name.size(), layout_.level_widths[i]));
-      while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
-      while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
       if (i) {
         b.append(std::string_view(" / "));
         header_width += 3;
       }
-      b.append(name);
-      header_width += name.size();
+      for (size_t k = 0; k < layout_.levels[i].size(); ++k) {
+        std::string_view name = key_header(layout_.levels[i][k]);
+        name = name.substr(0, std::min<size_t>(name.size(), layout_.level_widths[i][k]));
+        while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+        while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+        if (k) {
+          b.push_back('+');
+          ++header_width;
+        }
+        b.append(name);
+        header_width += name.size();
+      }
     }
     b.append(std::string_view("\n# "));
     put_hierarchy_indent(b, sep, layout_.nr_hpp_node, true);
@@ -79,8 +103,12 @@ class HierarchyPrinter {
       put_dots(b, layout_.overhead[i].width);
     }
     for (size_t depth = 0; depth < layout_.levels.size(); ++depth) {
-      header_width =
-          std::max<size_t>(header_width, depth * kHierarchyIndent + layout_.level_widths[depth]);
+      // The level's widths, one more for each '+' between them.
+      size_t width = depth * kHierarchyIndent;
+      for (size_t k = 0; k < layout_.level_widths[depth].size(); ++k) {
+        width += layout_.level_widths[depth][k] + (k ? 1 : 0);
+      }
+      header_width = std::max(header_width, width);
     }
     b.append(col_sep);
     put_dots(b, static_cast<uint32_t>(header_width));
@@ -95,7 +123,8 @@ class HierarchyPrinter {
       uint32_t id = stack.back();
       stack.pop_back();
       const HierarchyNode& node = hists_.hierarchy()[id];
-      stack.insert(stack.end(), node.children.rbegin(), node.children.rend());
+      // can_goto_child(): never below a leaf (a group member's deeper dummies there).
+      if (!node.leaf) stack.insert(stack.end(), node.children.rbegin(), node.children.rend());
       const HistEntry& e = hists_.entry(node.entry);
       if (e.filtered) continue;
       if (percent(e) < opts_.percent_limit) continue;
@@ -139,21 +168,30 @@ class HierarchyPrinter {
       put_hpp_column(b, hists_, node.entry, layout_.overhead[i], sep);
       pad_to(b, start, layout_.overhead[i].width);
     }
-    if (!sep && layout_.nr_hpp_node >= 2) {
-      b.append(std::string((layout_.nr_hpp_node - 2) * kHierarchyIndent, ' '));
+    if (!sep) {
+      // "%*s" of (nr_hpp_node - 2) * 3: a negative width (no level of the event's own, a
+      // group member's dummy node printed) pads as much, left-aligned.
+      int indent = (static_cast<int>(layout_.nr_hpp_node) - 2) * static_cast<int>(kHierarchyIndent);
+      b.append(std::string(static_cast<size_t>(std::abs(indent)), ' '));
     }
     // perf formats the line into its buffer of entry_line_limit() characters.
     if (b.size() - line_start > limit_) b.resize(line_start + limit_);
-    // The level's own column: its text without the leading spaces (skip_spaces()).
-    text_.clear();
-    put_key_text(text_, hists_, node.entry, layout_.levels[node.depth],
-                 layout_.level_widths[node.depth], opts_.field_sep, mispredict_);
-    std::string_view text(text_.data(), std::min(text_.size(), limit_));
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-      text.remove_prefix(1);
+    // The level's own columns: each one's text without the leading spaces (skip_spaces():
+    // dynamic keys are right-aligned).
+    const Hists& owner = node.keys_of ? *node.keys_of : hists_;
+    const std::vector<SortKey>& keys = owner.hierarchy_levels()[node.depth];
+    for (size_t k = 0; k < keys.size(); ++k) {
+      uint32_t width = node.keys_of ? member_width(owner, node.depth, keys[k])
+                                    : layout_.level_widths[node.depth][k];
+      text_.clear();
+      put_key_text(text_, hists_, node.entry, keys[k], width, opts_.field_sep, mispredict_);
+      std::string_view text(text_.data(), std::min(text_.size(), limit_));
+      while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
+        text.remove_prefix(1);
+      }
+      b.append(sep ? std::string_view(opts_.field_sep) : std::string_view("  "));
+      b.append(text);
     }
-    b.append(sep ? std::string_view(opts_.field_sep) : std::string_view("  "));
-    b.append(text);
     b.push_back('\n');
     if (node.leaf && hists_.config().use_callchain) {
       print_entry_callchain(hists_, hists_.entry(node.entry), opts_, out_);
@@ -171,6 +209,14 @@ class HierarchyPrinter {
     }
     fmt::format_to(std::back_inserter(b), "{:{}}no entry >= {:.2f}%\n", "", indent,
                    opts_.percent_limit);
+  }
+
+  // The width of a group member's level key (its own format copy's), for the leader's
+  // dummy nodes of that member.
+  uint32_t member_width(const Hists& member, uint32_t depth, SortKey key) const {
+    if (!is_dynamic_key(key)) return key_width(key, layout_.widths);
+    const DynamicField& d = member.config().sort.dynamic[dynamic_index(key)];
+    return dynamic_width(member, d, member.hierarchy_dynamic_len(key), level_ids(member, depth));
   }
 
   const Hists& hists_;
@@ -205,8 +251,22 @@ void print_hierarchy(const Hists& hists, const ReportPrintOptions& opts, uint32_
     }
   }
   layout.levels = hists.hierarchy_levels();
-  for (SortKey key : layout.levels) layout.level_widths.push_back(key_width(key, widths));
+  for (uint32_t depth = 0; depth < layout.levels.size(); ++depth) {
+    std::vector<uint32_t>& level_widths = layout.level_widths.emplace_back();
+    std::vector<uint32_t> ids = level_ids(hists, depth);  // for its dynamic keys
+    for (SortKey key : layout.levels[depth]) {
+      if (is_dynamic_key(key)) {
+        // hde_width() of the level's copy: its own dynamic_len (update_dynamic_len() on
+        // each of the level's entries as it is placed for output).
+        const DynamicField& d = hists.config().sort.dynamic[dynamic_index(key)];
+        level_widths.push_back(dynamic_width(hists, d, hists.hierarchy_dynamic_len(key), ids));
+      } else {
+        level_widths.push_back(key_width(key, widths));
+      }
+    }
+  }
   layout.nr_hpp_node = static_cast<uint32_t>(1 + layout.levels.size());
+  layout.widths = widths;
 
   // hists__sort_list_width() counts the output fields elided or not as the flat view does.
   size_t limit = entry_line_limit(hists, flat, !opts.field_sep.empty());

@@ -98,6 +98,8 @@ struct HistConfig {
 
 // One entry of perf's --hierarchy tree: the entries of its parent's with the same value of
 // its level's sort key, merged.
+class Hists;
+
 struct HierarchyNode {
   static constexpr uint32_t kNoNode = ~0u;
   // Its values (the sums) and keys (the first entry's that made it: hist_entry__new(he)),
@@ -107,6 +109,9 @@ struct HierarchyNode {
   uint32_t depth = 0;              // its level, 0 at the top
   bool leaf = false;               // the last level: its entry keeps the call chain
   std::vector<uint32_t> children;  // in output order (hists__hierarchy_output_resort())
+  // A group member's node the leader lacks (add_dummy_hierarchy_entry()) keeps the member's
+  // level keys (he->hpp_list = pair->hpp_list): the member's Hists; null for the node's own.
+  const Hists* keys_of = nullptr;
 };
 
 // One end of a branch, resolved (perf's addr_map_symbol from sample__resolve_bstack()).
@@ -315,10 +320,17 @@ class Hists {
   // Entry ids in perf's output order (after finish()).
   const std::vector<uint32_t>& order() const { return order_; }
   // --hierarchy (after finish()): the tree's nodes, its top level in output order, and its
-  // levels' keys.
+  // levels' keys (ui/hist.c add_hierarchy_fmt(): the keys of one --sort level that apply to
+  // this event, compared in turn; a level with none is no level here).
   const std::vector<HierarchyNode>& hierarchy() const { return hierarchy_; }
   const std::vector<uint32_t>& hierarchy_roots() const { return hierarchy_roots_; }
-  const std::vector<SortKey>& hierarchy_levels() const { return hierarchy_levels_; }
+  const std::vector<std::vector<SortKey>>& hierarchy_levels() const { return hierarchy_levels_; }
+  // The levels' copies of a dynamic key: the largest __data_loc field size their collapse
+  // comparisons met (hde->dynamic_len of the hierarchy's format copies).
+  size_t hierarchy_dynamic_len(SortKey key) const {
+    size_t i = dynamic_index(key);
+    return i < hierarchy_dynamic_len_.size() ? hierarchy_dynamic_len_[i] : 0;
+  }
   std::string_view comm_name(uint32_t id) const { return comms_[id]; }
   const CallTree& tree() const { return tree_; }
 
@@ -367,7 +379,10 @@ class Hists {
   // The dynamic keys: raw data interned per entry, a field's bytes interned as its key word.
   std::string_view intern_raw(std::string_view raw);
   uint64_t dynamic_word(SortKey key, std::string_view raw);
-  int dynamic_cmp(SortKey key, const HistEntry& a, const HistEntry& b) const;
+  // __sort__hde_cmp(); with `any_event`, even for another event's field (a hierarchy
+  // level's format compares whatever entries it meets: an event group's members').
+  int dynamic_cmp(SortKey key, const HistEntry& a, const HistEntry& b,
+                  bool any_event = false) const;
 
  public:
   // sort.c hde->dynamic_len as the comparisons left it: the largest dynamic field size
@@ -409,6 +424,9 @@ class Hists {
   // One sort key's part of it (se_collapse, se_cmp where there is none).
   static int key_collapse_cmp(SortKey key, const Hists& hx, uint32_t x, const Hists& hy,
                               uint32_t y);
+  // hierarchy_insert_entry(): a level's keys in turn, the first that tells x and y apart.
+  static int level_collapse_cmp(const std::vector<SortKey>& keys, const Hists& hx, uint32_t x,
+                                const Hists& hy, uint32_t y);
   // hist_entry.c's hierarchy: hists__hierarchy_insert_entry() for each entry of `entries_in`
   // (filter bits as the samples left them), then hists__hierarchy_output_resort()
   // (hist_hierarchy.cpp).
@@ -418,6 +436,9 @@ class Hists {
   // paired with the leader's of the same keys level by level, a dummy node for each of its
   // nodes the leader lacks, into the trees of children (hierarchy_in_).
   void link_hierarchy(size_t m);
+  // The keys node `node` (at `depth`) compares and prints with: its level's, or for a group
+  // member's dummy node, that member's.
+  const std::vector<SortKey>& level_keys(uint32_t node, uint32_t depth) const;
   // hists__add_dummy_entry()'s copy of `other`'s entry `oid`: its keys, no period.
   HistEntry dummy_of(const Hists& other, uint32_t oid);
   // Appends `e`, made from entry `from_id` of `from` (this one or another), with that
@@ -464,7 +485,8 @@ class Hists {
   mutable std::vector<size_t> dynamic_len_;      // hde->dynamic_len, by dynamic key
   std::vector<RbOrder> hierarchy_in_;  // each node's children as inserted; [0] the top level
   std::vector<uint32_t> hierarchy_roots_;
-  std::vector<SortKey> hierarchy_levels_;
+  std::vector<std::vector<SortKey>> hierarchy_levels_;
+  std::vector<size_t> hierarchy_dynamic_len_;
 
   std::vector<const Hists*> members_;
   std::vector<std::vector<uint32_t>> pairs_;  // [member][entry]: the member's entry id

@@ -123,6 +123,9 @@ enum class HppField : uint8_t {
 struct HistField {
   HppField hpp = HppField::kSortKey;
   SortKey key = SortKey::kComm;  // when hpp is kSortKey
+  // The --hierarchy level of a --sort key (sort.c setup_sort_list(): keys in braces share
+  // one); not part of the field's identity.
+  int16_t level = 0;
   bool operator==(const HistField& o) const {
     return hpp == o.hpp && (hpp != HppField::kSortKey || key == o.key);
   }
@@ -185,8 +188,8 @@ inline constexpr std::string_view kDefaultMemSortOrder =
     "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat,"
     "local_p_stage_cyc";
 
-// sort.c setup_sort_list(): keys separated by ',' or ' ', each matched case-insensitively as
-// a prefix of a key name in perf's table order ("sym" is "symbol", "d" is "dso"). Keys perf
+// sort.c setup_sort_list(): keys separated by ',', ' ', '{' or '}', each matched case-insensitively
+// as a prefix of a key name in perf's table order ("sym" is "symbol", "d" is "dso"). Keys perf
 // knows but readperf does not group by yet are an error naming them. The branch keys are
 // valid in branch mode only.
 Result<SortSpec> parse_sort_keys(std::string_view order, bool branch_mode = false,
