@@ -9,6 +9,7 @@
 #include "progress_line.h"
 #include "readperf/output/archive_export.h"
 #include "symbol_prefetch.h"
+#include "symbol_source_args.h"
 
 namespace readperf::cli {
 
@@ -24,11 +25,7 @@ CLI::App* add_archive_command(CLI::App& app, ArchiveOptions& o) {
 
 int run_archive(const ArchiveOptions& o) {
   ArchiveExportConfig cfg;
-  cfg.symbols = SymbolConfig::from_environment();
-  if (!o.buildid_dir.empty()) cfg.symbols.buildid_dir = o.buildid_dir;
-  cfg.symbols.mini_debuginfo = o.mini_debuginfo;
-  cfg.symbols.symfs = o.symfs;
-  if (!o.kallsyms.empty()) cfg.symbols.kallsyms = o.kallsyms;
+  cfg.symbols = symbol_config(o);
   std::string output = o.output;
   if (output.empty()) output = (o.input == "-" ? std::string("perf.data") : o.input) + ".tar.zst";
   auto data = PerfData::open(o.input);

@@ -8,6 +8,7 @@
 #include "progress_line.h"
 #include "readperf/output/csv_exporter.h"
 #include "symbol_prefetch.h"
+#include "symbol_source_args.h"
 
 namespace readperf::cli {
 
@@ -24,12 +25,7 @@ CLI::App* add_csv_command(CLI::App& app, CsvOptions& o) {
 
 int run_csv(const CsvOptions& o) {
   CsvConfig cfg;
-  cfg.symbols = SymbolConfig::from_environment();
-  if (!o.buildid_dir.empty()) cfg.symbols.buildid_dir = o.buildid_dir;
-  cfg.symbols.mini_debuginfo = o.mini_debuginfo;
-  cfg.symbols.symfs = o.symfs;
-  if (!o.kallsyms.empty()) cfg.symbols.kallsyms = o.kallsyms;
-  cfg.symbols.demangle = !o.no_demangle;
+  cfg.symbols = symbol_config(o);
   auto data = PerfData::open(o.input);
   if (!data) {
     fmt::print(stderr, "readperf: {}\n", data.error().message());

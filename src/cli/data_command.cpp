@@ -12,6 +12,7 @@
 #include "readperf/output/out_buffer.h"
 #include "readperf/output/perf_json_converter.h"
 #include "readperf/reader/perf_data.h"
+#include "symbol_source_args.h"
 
 namespace readperf::cli {
 
@@ -40,11 +41,7 @@ int convert_json(const DataConvertOptions& o, PerfData& data) {
     return 1;
   }
   PerfJsonConfig cfg;
-  cfg.symbols = SymbolConfig::from_environment();
-  if (!o.buildid_dir.empty()) cfg.symbols.buildid_dir = o.buildid_dir;
-  cfg.symbols.mini_debuginfo = o.mini_debuginfo;
-  cfg.symbols.symfs = o.symfs;
-  cfg.symbols.kallsyms = o.kallsyms;
+  cfg.symbols = symbol_config(o);
   PerfJsonStats stats;
   Status st;
   {

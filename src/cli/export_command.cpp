@@ -14,6 +14,7 @@
 #include "readperf/output/sqlite_exporter.h"
 #include "readperf/reader/perf_data.h"
 #include "symbol_prefetch.h"
+#include "symbol_source_args.h"
 
 namespace readperf::cli {
 
@@ -68,12 +69,7 @@ Status select_samples(const ExportOptions& o, const PerfData& data, SampleSelect
 int run_sqlite(const ExportOptions& o) {
   SqliteConfig cfg;
   cfg.max_stack = o.max_stack;
-  cfg.symbols = SymbolConfig::from_environment();
-  if (!o.buildid_dir.empty()) cfg.symbols.buildid_dir = o.buildid_dir;
-  cfg.symbols.mini_debuginfo = o.mini_debuginfo;
-  cfg.symbols.symfs = o.symfs;
-  if (!o.kallsyms.empty()) cfg.symbols.kallsyms = o.kallsyms;
-  cfg.symbols.demangle = !o.no_demangle;
+  cfg.symbols = symbol_config(o);
   if (o.output == "-") {
     fmt::print(stderr, "readperf: export --format sqlite needs -o FILE.db\n");
     return 1;
@@ -110,12 +106,7 @@ int run_export(const ExportOptions& o) {
   cfg.collapse.event_filter = o.event;
   cfg.collapse.count_samples = o.count;
   cfg.max_stack = o.max_stack;
-  cfg.symbols = SymbolConfig::from_environment();
-  if (!o.buildid_dir.empty()) cfg.symbols.buildid_dir = o.buildid_dir;
-  cfg.symbols.mini_debuginfo = o.mini_debuginfo;
-  cfg.symbols.symfs = o.symfs;
-  cfg.symbols.kallsyms = o.kallsyms;
-  cfg.symbols.demangle = !o.no_demangle;
+  cfg.symbols = symbol_config(o);
   if (o.no_symbolize) {
     if (o.format != "pprof") {
       fmt::print(stderr, "readperf: --no-symbolize is for --format pprof\n");

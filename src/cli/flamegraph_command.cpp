@@ -12,6 +12,7 @@
 #include "readperf/output/out_buffer.h"
 #include "readperf/reader/perf_data.h"
 #include "symbol_prefetch.h"
+#include "symbol_source_args.h"
 
 namespace readperf::cli {
 
@@ -43,12 +44,7 @@ int run_flamegraph_command(const FlamegraphCommandOptions& o) {
   cfg.collapse.annotate_kernel = o.kernel;
   cfg.collapse.count_samples = o.count;
   cfg.max_stack = o.max_stack;
-  cfg.symbols = SymbolConfig::from_environment();
-  if (!o.buildid_dir.empty()) cfg.symbols.buildid_dir = o.buildid_dir;
-  cfg.symbols.mini_debuginfo = o.mini_debuginfo;
-  cfg.symbols.symfs = o.symfs;
-  cfg.symbols.kallsyms = o.kallsyms;
-  cfg.symbols.demangle = !o.no_demangle;
+  cfg.symbols = symbol_config(o);
 
   auto data = PerfData::open(o.input);
   if (!data) {

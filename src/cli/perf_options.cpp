@@ -142,7 +142,8 @@ class CommandArgs {
                              std::vector<std::string>& out) {
     while (i < args.size()) {
       const std::string& a = args[i];
-      if (a == "--") {  // the rest is not options
+      if (a == "--") {  // the rest is not options (after the options before it)
+        flush(out);
         out.insert(out.end(), args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
         return std::nullopt;
       }

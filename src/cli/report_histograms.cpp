@@ -21,6 +21,7 @@
 #include "report_command.h"
 #include "selection_args.h"
 #include "symbol_prefetch.h"
+#include "symbol_source_args.h"
 
 namespace readperf::cli {
 
@@ -435,13 +436,8 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     setup.hist.time_quantum = q * scale;
   }
   po.time_slices = opts.time;
-  setup.symbols = SymbolConfig::from_environment();
-  if (!opts.buildid_dir.empty()) setup.symbols.buildid_dir = opts.buildid_dir;
-  setup.symbols.mini_debuginfo = opts.mini_debuginfo;
-  if (!opts.kallsyms.empty()) setup.symbols.kallsyms = opts.kallsyms;
-  setup.symbols.symfs = opts.symfs;
+  setup.symbols = symbol_config(opts);
   setup.symbols.inline_names = opts.inline_names;
-  setup.symbols.demangle = !opts.no_demangle;
   setup.symbols.full_source_path = opts.full_source_path;
   setup.symbols.recorded_os_release = pd.features().os_release.value_or("");
   // A pipe's version comes later, as a record (report_session.cpp). Under -v perf 6.1

@@ -8,10 +8,15 @@
 #include "open_warnings.h"
 #include "progress_line.h"
 #include "readperf/output/out_buffer.h"
+#include "readperf/output/script_engine.h"
 #include "readperf/output/script_printer.h"
+#ifdef READPERF_PYTHON_SCRIPTING
+#include "readperf/output/script_python.h"
+#endif
 #include "readperf/reader/perf_data.h"
 #include "readperf/reader/record_errors.h"
 #include "symbol_prefetch.h"
+#include "symbol_source_args.h"
 
 namespace readperf::cli {
 
@@ -55,6 +60,10 @@ CLI::App* add_script_command(CLI::App& app, ScriptOptions& o) {
             return st ? std::string() : st.error().message();
           },
           "", "fields"));
+  s->add_option("-s,--script", o.script,
+                "run this Python script (perf's scripting API: process_event(), SYS__EVENT() "
+                "handlers, trace_begin(), trace_end()) on the samples instead of printing them");
+  s->add_option("script-args", o.script_args, "the script's arguments (its sys.argv[1:])");
   s->add_flag("-G,--hide-call-graph", o.hide_call_graph, "do not print call chains");
   s->add_option("-c,--comms", o.comms, "only these comms (comma-separated)");
   s->add_option("--pid,--pids", o.pids, "only these pids (comma-separated)");
@@ -152,12 +161,7 @@ int run_script(const ScriptOptions& o) {
   cfg.max_stack = o.max_stack;
   cfg.max_blocks = o.max_blocks;
   cfg.verbose = o.verbose;
-  cfg.symbols = SymbolConfig::from_environment();
-  if (!o.buildid_dir.empty()) cfg.symbols.buildid_dir = o.buildid_dir;
-  cfg.symbols.mini_debuginfo = o.mini_debuginfo;
-  cfg.symbols.symfs = o.symfs;
-  cfg.symbols.kallsyms = o.kallsyms;
-  cfg.symbols.demangle = !o.no_demangle;
+  cfg.symbols = symbol_config(o);
   if (cfg.reltime && cfg.deltatime) {
     fmt::print(stderr,
                "reltime and deltatime - the two don't get along well. Please limit to --reltime "
@@ -170,6 +174,28 @@ int run_script(const ScriptOptions& o) {
   cfg.input_name = o.input;
   cfg.symbols.full_source_path = o.full_source_path;
   cfg.symbols.inline_names = o.inline_names;
+
+  // builtin-script.c: -s picks the engine by the script's extension (`python:` names it).
+  std::unique_ptr<ScriptEngine> engine;
+  if (!o.script.empty()) {
+    std::string path = o.script;
+    if (path.starts_with("python:") || path.starts_with("py:"))
+      path = path.substr(path.find(':') + 1);
+    if (!path.ends_with(".py")) {
+      fmt::print(stderr, "readperf: script -s: {}: only Python scripts (.py) are run\n", path);
+      return 1;
+    }
+#ifdef READPERF_PYTHON_SCRIPTING
+    engine = make_python_engine(path, o.script_args, {.show_kernel_path = cfg.show_kernel_path});
+    cfg.engine = engine.get();
+#else
+    fmt::print(stderr, "readperf: script -s: this readperf was built without Python\n");
+    return 1;
+#endif
+  } else if (!o.script_args.empty()) {
+    fmt::print(stderr, "readperf: script: unexpected argument `{}'\n", o.script_args[0]);
+    return 129;
+  }
 
   auto data = PerfData::open(o.input);
   if (!data) {

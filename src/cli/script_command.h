@@ -14,6 +14,8 @@ namespace readperf::cli {
 
 struct ScriptOptions {
   std::string input = "perf.data";
+  std::string script;                    // -s/--script FILE.py
+  std::vector<std::string> script_args;  // the arguments after the options: the script's
   std::string buildid_dir;     // the global --buildid-dir
   bool mini_debuginfo = true;  // the global --no-minidebuginfo turns it off
   bool inline_names = true;    // --inline / --no-inline (the later wins; main.cpp)

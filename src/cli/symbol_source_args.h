@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "readperf/symbols/symbol_config.h"
+
 namespace readperf::cli {
 
 // Whether a `--symbols` value names a symbol archive rather than report's symbol list.
@@ -21,5 +23,20 @@ bool names_symbol_archive(std::string_view value);
 // The arguments without the symbol-source options, which have been applied to the
 // environment. `--debuginfod` without a URL (or `--debuginfod=`) keeps $DEBUGINFOD_URLS.
 std::vector<std::string> take_symbol_source_args(int argc, char** argv);
+
+// The symbol settings of a command's options: the environment's sources
+// (SymbolConfig::from_environment()), then the global --buildid-dir and --no-minidebuginfo and
+// the command's --symfs, --kallsyms and --no-demangle where it has them. One place for every
+// command.
+template <typename Options>
+SymbolConfig symbol_config(const Options& o) {
+  SymbolConfig sc = SymbolConfig::from_environment();
+  if (!o.buildid_dir.empty()) sc.buildid_dir = o.buildid_dir;
+  sc.mini_debuginfo = o.mini_debuginfo;
+  sc.symfs = o.symfs;
+  if (!o.kallsyms.empty()) sc.kallsyms = o.kallsyms;
+  if constexpr (requires { o.no_demangle; }) sc.demangle = !o.no_demangle;
+  return sc;
+}
 
 }  // namespace readperf::cli

@@ -8,6 +8,7 @@
 #include "atomic_output.h"
 #include "readperf/output/pprof_symbolizer.h"
 #include "readperf/symbols/symbol_files.h"
+#include "symbol_source_args.h"
 
 namespace readperf::cli {
 
@@ -25,12 +26,7 @@ CLI::App* add_symbolize_command(CLI::App& app, SymbolizeOptions& o) {
 
 int run_symbolize(const SymbolizeOptions& o) {
   SymbolizeConfig cfg;
-  cfg.symbols = SymbolConfig::from_environment();
-  if (!o.buildid_dir.empty()) cfg.symbols.buildid_dir = o.buildid_dir;
-  cfg.symbols.mini_debuginfo = o.mini_debuginfo;
-  cfg.symbols.symfs = o.symfs;
-  if (!o.kallsyms.empty()) cfg.symbols.kallsyms = o.kallsyms;
-  cfg.symbols.demangle = !o.no_demangle;
+  cfg.symbols = symbol_config(o);
   Result<std::string> in = read_whole_file(o.input);
   if (!in) {
     fmt::print(stderr, "readperf: {}\n", in.error().message());

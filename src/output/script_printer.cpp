@@ -17,6 +17,7 @@
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/header_printer.h"
 #include "readperf/output/mem_info.h"
+#include "readperf/output/script_engine.h"
 #include "readperf/output/symbol_sources.h"
 #include "readperf/reader/event_name.h"
 #include "readperf/session/session_builder.h"
@@ -437,12 +438,25 @@ class ScriptSink : public EventSink {
     if (filters_.skip_cpu(s.cpu)) return;
     if (!setup_type(evsel)) return;
     const TypeOutput& o = table_.of(evsel.attr);
-    bool print_ip = o.fields & kIp;
+    // A script resolves the call chain whatever the fields (python_process_callchain()).
+    bool print_ip = (o.fields & kIp) || cfg_.engine;
     bool chain = print_ip && use_callchain() && s.has_callchain && !unwind_refused(s, evsel);
     const ResolvedSample& rs = resolver().resolve(s, &evsel, chain);
     if (filters_.skip_thread(*rs.thread)) return;
     if (filters_.skip_dso(rs.self) || filters_.skip_symbol(rs.self)) return;
     if (evswitch_discard(evsel)) return;
+    if (cfg_.engine) {
+      // scripting_ops->process_event() instead of printing; a counter's split carries its
+      // own period (deliver_sample_value()).
+      if (period == s.period) {
+        cfg_.engine->process_sample(s, evsel, rs);
+      } else {
+        Sample split = s;
+        split.period = period;
+        cfg_.engine->process_sample(split, evsel, rs);
+      }
+      return;
+    }
     if (o.fields == 0) return;
     out_ = &out_for(evsel);
     print_event(s, evsel, o, rs, period, chain);
@@ -746,9 +760,14 @@ Status run_script(PerfData& data, const ScriptConfig& config, OutBuffer& out, FI
   if (data.kind() != ContainerKind::kPipe) RETURN_IF_ERROR(sink.check_output());
   RETURN_IF_ERROR(sink.setup_evswitch());
   RETURN_IF_ERROR(sink.open_dumps());
+  // builtin-script.c: the script starts before the records are read, and ends after.
+  if (config.engine) RETURN_IF_ERROR(config.engine->start(data));
   Status st = data.process(sink, po);
   sink.finish(err);
   out.flush();
+  if (config.engine) {
+    if (Status stopped = config.engine->stop(); !stopped) return stopped;
+  }
   if (config.verbose && sink.used_resolver()) print_symbol_sources(*sink.used_resolver(), err);
   if (!sink.status()) return sink.status();
   return st;

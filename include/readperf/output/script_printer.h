@@ -23,7 +23,11 @@
 
 namespace readperf {
 
+class ScriptEngine;
+
 struct ScriptConfig {
+  // -s/--script: the samples go to this script engine instead of being printed.
+  ScriptEngine* engine = nullptr;
   // Each -F/--fields argument, in command-line order.
   std::vector<std::string> fields;
   // -G/--hide-call-graph (perf's no_callchain).

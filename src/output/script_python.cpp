@@ -1,0 +1,462 @@
+// perf 6.1's Python scripting engine (util/scripting-engines/trace-event-python.c) over the
+// script printer's samples, in an interpreter embedded with pybind11.
+#include "readperf/output/script_python.h"
+
+#include <fmt/format.h>
+#include <pybind11/embed.h>
+#include <traceevent/event-parse.h>
+
+#include <bit>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <unordered_map>
+
+#include "dump_internal.h"
+#include "readperf/analysis/resolver.h"
+#include "readperf/format/perf_abi.h"
+#include "readperf/output/mem_info.h"
+#include "readperf/output/trace_format.h"
+#include "readperf/reader/event_name.h"
+#include "readperf/reader/perf_data.h"
+#include "readperf/reader/record_swap.h"
+#include "readperf/session/map.h"
+#include "readperf/session/thread.h"
+
+namespace py = pybind11;
+
+namespace readperf {
+namespace {
+
+// The sample a handler is running for: what perf_trace_context's functions read through
+// the context capsule (scripting_context).
+struct ScriptingContext {
+  tep_event* event = nullptr;
+  const void* raw = nullptr;
+  size_t raw_size = 0;
+};
+ScriptingContext g_context;
+
+// Context.c common_pc()/common_flags()/common_lock_depth(): a common field of the current
+// tracepoint sample (0 when the format has none).
+int common_field(const char* name) {
+  if (!g_context.event || !g_context.raw) return 0;
+  tep_format_field* f = tep_find_common_field(g_context.event, name);
+  if (!f || f->offset + f->size > g_context.raw_size) return 0;
+  unsigned long long v = 0;
+  if (tep_read_number_field(f, g_context.raw, &v) != 0) return 0;
+  return static_cast<int>(v);
+}
+
+}  // namespace
+}  // namespace readperf
+
+// util/scripting-engines/../../scripts/python/Perf-Trace-Util/Context.c: the module scripts
+// import (`from perf_trace_context import *`).
+PYBIND11_EMBEDDED_MODULE(perf_trace_context, m) {
+  using readperf::common_field;
+  m.def("common_pc", [](py::object) { return common_field("common_preempt_count"); });
+  m.def("common_flags", [](py::object) { return common_field("common_flags"); });
+  m.def("common_lock_depth", [](py::object) { return common_field("common_lock_depth"); });
+}
+
+namespace readperf {
+namespace {
+
+// print_binary.c is_printable_array(): NUL-terminated, printable or space up to the first
+// NUL.
+bool is_printable_array(const char* p, size_t len) {
+  if (!p || !len || p[len - 1] != 0) return false;
+  --len;
+  for (size_t i = 0; i < len && p[i]; ++i) {
+    unsigned char c = static_cast<unsigned char>(p[i]);
+    if (!std::isprint(c) && !std::isspace(c)) return false;
+  }
+  return true;
+}
+
+py::bytes bytes_of(Bytes b) { return py::bytes(reinterpret_cast<const char*>(b.data()), b.size()); }
+
+class PythonEngine : public ScriptEngine {
+ public:
+  PythonEngine(std::string script, std::vector<std::string> args, PythonEngineOptions options)
+      : script_(std::move(script)), args_(std::move(args)), options_(options) {}
+
+  ~PythonEngine() override {
+    // The Python objects go before the interpreter.
+    main_ = py::object();
+    handlers_.clear();
+  }
+
+  Status start(PerfData& data) override {
+    data_ = &data;
+    if (data.tracing_data()) {
+      if (auto tf = TraceFormatter::create(*data.tracing_data())) trace_ = std::move(*tf);
+    }
+    if (data.features().arch) arch_ = std::string(normalize_arch(*data.features().arch));
+    std::FILE* fp = std::fopen(script_.c_str(), "r");
+    if (!fp) {
+      return make_error(
+          fmt::format("Can't open python script \"{}\": {}", script_, std::strerror(errno)));
+    }
+    std::fclose(fp);
+    // cmd_script(): PERF_EXEC_PATH for the scripts (perf's own find Perf-Trace-Util under
+    // it); Debian's perf lives in /usr/lib/perf-core.
+    setenv("PERF_EXEC_PATH", "/usr/lib/perf-core", /*overwrite=*/0);
+    interpreter_.emplace(/*init_signal_handlers=*/true);
+    py::list argv;
+    argv.append(script_);
+    for (const std::string& a : args_) argv.append(a);
+    py::module_::import("sys").attr("argv") = argv;
+    main_ = py::module_::import("__main__").attr("__dict__");
+    globals()["__file__"] = script_;
+    // PyRun_SimpleFile(): the script's top level as __main__; an exception is printed and
+    // the script fails.
+    try {
+      py::eval_file(script_, globals());
+    } catch (py::error_already_set& e) {
+      e.restore();
+      PyErr_Print();
+      return make_error(fmt::format("Error running python script {}", script_));
+    }
+    // run_start_sub(): trace_begin() if the script has one.
+    if (!call_if_defined("trace_begin")) {
+      return make_error(fmt::format("Error starting python script {}", script_));
+    }
+    if (globals().contains("perf_db_export_mode") && py::bool_(globals()["perf_db_export_mode"])) {
+      return make_error(
+          "script -s: perf_db_export_mode (db-export.c's table handlers) is not supported yet");
+    }
+    return {};
+  }
+
+  void process_sample(const Sample& s, const Evsel& evsel, const ResolvedSample& rs) override {
+    if (failed_) return;
+    try {
+      if (evsel.attr.type == kTypeTracepoint) {
+        process_tracepoint(s, evsel, rs);
+      } else {
+        process_general(s, evsel, rs);
+      }
+    } catch (py::error_already_set& e) {
+      // call_object(): perf prints the exception and exits.
+      e.restore();
+      PyErr_Print();
+      failed_ = true;
+    }
+  }
+
+  Status stop() override {
+    if (failed_) return make_error("python script failed");
+    if (!call_if_defined("trace_end")) return make_error("python script failed");
+    std::fflush(stdout);
+    py::module_::import("sys").attr("stdout").attr("flush")();
+    return {};
+  }
+
+ private:
+  py::dict globals() const { return py::reinterpret_borrow<py::dict>(main_); }
+
+  // get_handler(): a callable of the script's globals.
+  py::object handler(const char* name) {
+    auto it = handlers_.find(name);
+    if (it != handlers_.end()) return it->second;
+    py::object h;
+    if (globals().contains(name)) h = globals()[name];
+    handlers_.emplace(name, h);
+    return h;
+  }
+
+  bool call_if_defined(const char* name) {
+    py::object h = handler(name);
+    if (!h || !PyCallable_Check(h.ptr())) return true;
+    try {
+      h();
+    } catch (py::error_already_set& e) {
+      e.restore();
+      PyErr_Print();
+      return false;
+    }
+    return true;
+  }
+
+  std::string_view dso_name(const Frame& f) const {
+    if (options_.show_kernel_path && f.map && f.dso && !f.dso->long_name.empty()) {
+      return f.dso->long_name;
+    }
+    return f.dso_name();
+  }
+
+  // python_process_callchain(): the resolved chain, leaf first, each {ip, sym {start, end,
+  // binding, name}, sym_off, sym_srcline (inline frames), dso}.
+  py::list callchain(const ResolvedSample& rs, bool has_chain) {
+    py::list out;
+    if (!has_chain) return out;
+    for (const Frame& f : rs.callchain) {
+      py::dict e;
+      e["ip"] = py::int_(f.ip);
+      if (f.sym) {
+        py::dict sym;
+        sym["start"] = py::int_(f.sym->start);
+        sym["end"] = py::int_(f.sym->end);
+        sym["binding"] = py::int_(f.sym->binding);
+        sym["name"] = py::str(f.sym->name.data(), f.sym->name.size());
+        e["sym"] = sym;
+        if (f.map) e["sym_off"] = py::int_(f.symoff());
+        if (!f.srcline.empty() && f.srcline != ":0") {
+          e["sym_srcline"] = py::str(f.srcline.data(), f.srcline.size());
+        }
+      }
+      if (f.map) {
+        std::string_view d = dso_name(f);
+        e["dso"] = py::str(d.data(), d.size());
+      }
+      out.append(e);
+    }
+    return out;
+  }
+
+  // get_perf_sample_dict().
+  py::dict sample_dict(const Sample& s, const Evsel& evsel, const ResolvedSample& rs,
+                       py::list chain) {
+    py::dict dict;
+    py::dict ds;
+    dict["ev_name"] = event_name_of(evsel);
+    // The attr as this perf's struct perf_event_attr (PERF_ATTR_SIZE_VER7, 128 bytes).
+    std::vector<std::byte> attr;
+    write_attr(evsel.attr, 128, ByteOrder::kNative, attr);
+    dict["attr"] = py::bytes(reinterpret_cast<const char*>(attr.data()), attr.size());
+    ds["pid"] = py::int_(s.pid);
+    ds["tid"] = py::int_(s.tid);
+    ds["cpu"] = py::int_(s.cpu);  // u32: (u32)-1 without a CPU
+    ds["ip"] = py::int_(s.ip);
+    ds["time"] = py::int_(s.time);
+    ds["period"] = py::int_(s.period);
+    ds["phys_addr"] = py::int_(s.phys_addr);
+    ds["addr"] = py::int_(s.addr);
+    // set_sample_read_in_dict().
+    uint64_t rf = evsel.attr.read_format;
+    if (rf & kFormatTotalTimeEnabled) ds["time_enabled"] = py::int_(s.read.time_enabled);
+    if (rf & kFormatTotalTimeRunning) ds["time_running"] = py::int_(s.read.time_running);
+    // get_sample_value_as_tuple(): always three slots, the third (lost) left NULL without
+    // PERF_FORMAT_LOST (Python prints it as <NULL>).
+    auto value_tuple = [&](const ReadValue& v) {
+      py::object t = py::reinterpret_steal<py::object>(PyTuple_New(3));
+      PyTuple_SetItem(t.ptr(), 0, PyLong_FromUnsignedLongLong(v.id));
+      PyTuple_SetItem(t.ptr(), 1, PyLong_FromUnsignedLongLong(v.value));
+      if (rf & kFormatLost) PyTuple_SetItem(t.ptr(), 2, PyLong_FromUnsignedLongLong(v.lost));
+      return t;
+    };
+    py::list values;
+    if (rf & kFormatGroup) {
+      for (uint64_t i = 0; i < s.read.group_nr; ++i) {
+        values.append(value_tuple(s.read.group_value(i, rf)));
+      }
+    } else {
+      values.append(value_tuple(s.read.one));
+    }
+    ds["values"] = values;
+    ds["weight"] = py::int_(s.weight);
+    ds["transaction"] = py::int_(s.transaction);
+    // evsel__parse_sample(): PERF_MEM_DATA_SRC_NONE unless the event samples it.
+    constexpr uint64_t kDataSrcNone = 0x5080021;
+    uint64_t data_src = (evsel.attr.sample_type & kSampleDataSrc) ? s.data_src : kDataSrcNone;
+    ds["datasrc"] = py::int_(data_src);
+    ds["datasrc_decode"] = script_meminfo_text(data_src);
+    dict["sample"] = ds;
+    dict["raw_buf"] = bytes_of(s.raw);
+    dict["comm"] = std::string(rs.comm);
+    // set_sym_in_dict().
+    const Frame& self = rs.self;
+    if (self.map && self.dso) {
+      dict["dso"] = std::string(self.dso_name());
+      std::string bid;
+      for (uint8_t b : self.dso->build_id) fmt::format_to(std::back_inserter(bid), "{:02x}", b);
+      dict["dso_bid"] = bid;
+      dict["dso_map_start"] = py::int_(self.map->start);
+      dict["dso_map_end"] = py::int_(self.map->end);
+    }
+    if (self.sym) {
+      dict["symbol"] = py::str(self.sym->name.data(), self.sym->name.size());
+      dict["symoff"] = py::int_(self.symoff());
+    }
+    dict["callchain"] = chain;
+    dict["brstack"] = py::list();
+    dict["brstacksym"] = py::list();
+    ds["cpumode"] = py::int_(s.cpumode());
+    // set_regs_in_dict(): "%5s:0x%lx " per register, in a buffer sized for the interrupt
+    // registers (28 bytes each), the user registers cut to it.
+    size_t cap = static_cast<size_t>(std::popcount(evsel.attr.sample_regs_intr)) * 28;
+    dict["iregs"] = regs_text(s.intr_regs.regs, evsel.attr.sample_regs_intr, cap);
+    dict["uregs"] = regs_text(s.user_regs.regs, evsel.attr.sample_regs_user, cap);
+    return dict;
+  }
+
+  std::string regs_text(const U64Array& regs, uint64_t mask, size_t cap) const {
+    std::string out;
+    if (regs.empty() || !cap) return out;
+    size_t i = 0;
+    for (unsigned r = 0; r < 64; ++r) {
+      if (!(mask & (1ull << r))) continue;
+      uint64_t v = i < regs.size() ? regs[i] : 0;
+      ++i;
+      out += fmt::format("{:>5}:{:#x} ", perf_reg_name(r, arch_), v);
+    }
+    if (out.size() > cap - 1) out.resize(cap - 1);  // scnprintf() into bf[cap]
+    return out;
+  }
+
+  const std::string& event_name_of(const Evsel& evsel) {
+    if (names_.size() <= evsel.index) names_.resize(evsel.index + 1);
+    std::string& n = names_[evsel.index];
+    if (n.empty()) n = event_name(evsel);
+    return n;
+  }
+
+  bool has_chain(const Sample& s, const ResolvedSample& rs) const {
+    return s.has_callchain && !rs.callchain.empty();
+  }
+
+  // python_process_general_event(): process_event(param_dict), if the script has one.
+  void process_general(const Sample& s, const Evsel& evsel, const ResolvedSample& rs) {
+    py::object h = handler("process_event");
+    if (!h) return;
+    h(sample_dict(s, evsel, rs, callchain(rs, has_chain(s, rs))));
+  }
+
+  // get_field_numeric_entry(): a number, or a list of them for an array, signed as the
+  // field is.
+  py::object numeric(tep_format_field* f, const char* data) {
+    bool array = f->flags & TEP_FIELD_IS_ARRAY;
+    unsigned n = array ? static_cast<unsigned>(f->arraylen) : 1;
+    unsigned item =
+        array && f->arraylen ? static_cast<unsigned>(f->size) / n : static_cast<unsigned>(f->size);
+    py::list list;
+    py::object obj = py::int_(0);
+    for (unsigned i = 0; i < n; ++i) {
+      unsigned long long v = tep_read_number(tep_, data + f->offset + i * item, item);
+      if (f->flags & TEP_FIELD_IS_SIGNED) {
+        // read_size() is unsigned: the signed value as a long of its width.
+        long long sv = static_cast<long long>(v);
+        if (item == 1) sv = static_cast<int8_t>(v);
+        if (item == 2) sv = static_cast<int16_t>(v);
+        if (item == 4) sv = static_cast<int32_t>(v);
+        obj = py::int_(sv);
+      } else {
+        obj = py::int_(v);
+      }
+      if (array) list.append(obj);
+    }
+    return array ? py::object(list) : obj;
+  }
+
+  // python_process_tracepoint().
+  void process_tracepoint(const Sample& s, const Evsel& evsel, const ResolvedSample& rs) {
+    tep_event* event = trace_ ? trace_->find_event(evsel.attr.config) : nullptr;
+    if (!event) return;
+    tep_ = event->tep;
+    std::string name = fmt::format("{}__{}", event->system, event->name);
+    py::object h = handler(name.c_str());
+    bool unhandled = !h;
+    if (unhandled) {
+      h = handler("trace_unhandled");
+      if (!h) return;
+    }
+    const char* data = reinterpret_cast<const char*>(s.raw.data());
+    g_context = {event, data, s.raw.size()};
+    unsigned long long pid_value = 0;
+    if (tep_format_field* f = tep_find_common_field(event, "common_pid");
+        f && f->offset + f->size <= s.raw.size()) {
+      tep_read_number_field(f, data, &pid_value);
+    }
+    int pid = static_cast<int>(pid_value);
+    uint64_t secs = s.time / 1000000000ull;
+    uint64_t nsecs = s.time - secs * 1000000000ull;
+    py::capsule context(&g_context, "perf_trace_context");
+    py::list chain = callchain(rs, has_chain(s, rs));
+    py::list args;
+    py::dict dict;
+    args.append(name);
+    args.append(context);
+    if (!unhandled) {
+      args.append(py::int_(static_cast<int32_t>(s.cpu)));
+      args.append(py::int_(secs));
+      args.append(py::int_(nsecs));
+      args.append(py::int_(pid));
+      args.append(std::string(rs.comm));
+      args.append(chain);
+    } else {
+      dict["common_cpu"] = py::int_(static_cast<int32_t>(s.cpu));
+      dict["common_s"] = py::int_(secs);
+      dict["common_ns"] = py::int_(nsecs);
+      dict["common_pid"] = py::int_(pid);
+      dict["common_comm"] = std::string(rs.comm);
+      dict["common_callchain"] = chain;
+    }
+    for (tep_format_field* f = event->format.fields; f; f = f->next) {
+      py::object obj;
+      if (f->flags & TEP_FIELD_IS_ARRAY) {
+        unsigned offset = static_cast<unsigned>(f->offset);
+        unsigned len = static_cast<unsigned>(f->size);
+        if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+          unsigned long long v =
+              f->offset + f->size <= s.raw.size() ? tep_read_number(tep_, data + offset, len) : 0;
+          offset = static_cast<unsigned>(v & 0xffff);
+          len = static_cast<unsigned>(v >> 16) & 0xffff;
+          if (f->flags & TEP_FIELD_IS_RELATIVE) offset += f->offset + f->size;
+        }
+        if (offset > s.raw.size()) offset = static_cast<unsigned>(s.raw.size());
+        if (offset + len > s.raw.size()) len = static_cast<unsigned>(s.raw.size() - offset);
+        // A string field that is not printable becomes bytes for good (perf clears the
+        // field's TEP_FIELD_IS_STRING).
+        if ((f->flags & TEP_FIELD_IS_STRING) && is_printable_array(data + offset, len)) {
+          obj = py::str(std::string(data + offset, strnlen(data + offset, len)));
+        } else {
+          obj =
+              py::reinterpret_steal<py::object>(PyByteArray_FromStringAndSize(data + offset, len));
+          f->flags &= ~TEP_FIELD_IS_STRING;
+        }
+      } else if (static_cast<size_t>(f->offset) + f->size <= s.raw.size()) {
+        obj = numeric(f, data);
+      } else {
+        obj = py::int_(0);
+      }
+      if (!unhandled) {
+        args.append(obj);
+      } else {
+        dict[f->name] = obj;
+      }
+    }
+    if (unhandled) args.append(dict);
+    // A handler taking one argument more gets the perf_sample dict as well.
+    py::object code = py::getattr(h, "__code__", py::none());
+    if (!code.is_none() && py::cast<size_t>(code.attr("co_argcount")) == py::len(args) + 1) {
+      args.append(sample_dict(s, evsel, rs, chain));
+    }
+    h(*py::tuple(args));
+  }
+
+  std::string script_;
+  std::vector<std::string> args_;
+  PythonEngineOptions options_;
+  PerfData* data_ = nullptr;
+  std::unique_ptr<TraceFormatter> trace_;
+  tep_handle* tep_ = nullptr;
+  std::string arch_ = "x86";
+  std::optional<py::scoped_interpreter> interpreter_;
+  py::object main_;  // __main__'s globals, once the interpreter runs
+  std::unordered_map<std::string, py::object> handlers_;
+  std::vector<std::string> names_;
+  bool failed_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<ScriptEngine> make_python_engine(std::string script, std::vector<std::string> args,
+                                                 PythonEngineOptions options) {
+  return std::make_unique<PythonEngine>(std::move(script), std::move(args), options);
+}
+
+}  // namespace readperf
