@@ -300,7 +300,6 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   // it.
   std::string sort_order = opts.sort;
   if (opts.branch_history && sort_order.empty()) sort_order = "srcline,symbol,dso";
-  bool strict_fields = !opts.fields.empty() && opts.fields[0] != '+';
   bool all_tracepoints = !is_pipe && !pd.events().empty();
   for (size_t i = 0; all_tracepoints && i < pd.events().size(); ++i) {
     if (pd.events()[i].attr.type != kPerfTypeTracepoint) all_tracepoints = false;

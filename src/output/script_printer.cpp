@@ -449,11 +449,11 @@ class ScriptSink : public EventSink {
       // scripting_ops->process_event() instead of printing; a counter's split carries its
       // own period (deliver_sample_value()).
       if (period == s.period) {
-        cfg_.engine->process_sample(s, evsel, rs);
+        cfg_.engine->process_sample(s, evsel, rs, resolver());
       } else {
         Sample split = s;
         split.period = period;
-        cfg_.engine->process_sample(split, evsel, rs);
+        cfg_.engine->process_sample(split, evsel, rs, resolver());
       }
       return;
     }

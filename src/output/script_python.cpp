@@ -132,8 +132,10 @@ class PythonEngine : public ScriptEngine {
     return {};
   }
 
-  void process_sample(const Sample& s, const Evsel& evsel, const ResolvedSample& rs) override {
+  void process_sample(const Sample& s, const Evsel& evsel, const ResolvedSample& rs,
+                      Resolver& resolver) override {
     if (failed_) return;
+    resolver_ = &resolver;
     try {
       if (evsel.attr.type == kTypeTracepoint) {
         process_tracepoint(s, evsel, rs);
@@ -283,8 +285,8 @@ class PythonEngine : public ScriptEngine {
       dict["symoff"] = py::int_(self.symoff());
     }
     dict["callchain"] = chain;
-    dict["brstack"] = py::list();
-    dict["brstacksym"] = py::list();
+    dict["brstack"] = brstack(s, rs);
+    dict["brstacksym"] = brstacksym(s, rs);
     ds["cpumode"] = py::int_(s.cpumode());
     // set_regs_in_dict(): "%5s:0x%lx " per register, in a buffer sized for the interrupt
     // registers (28 bytes each), the user registers cut to it.
@@ -292,6 +294,62 @@ class PythonEngine : public ScriptEngine {
     dict["iregs"] = regs_text(s.intr_regs.regs, evsel.attr.sample_regs_intr, cap);
     dict["uregs"] = regs_text(s.user_regs.regs, evsel.attr.sample_regs_user, cap);
     return dict;
+  }
+
+  // python_process_brstack(): each branch's ends, flags, cycles and DSOs
+  // (thread__find_map_fb(), "[unknown]" without a map).
+  py::list brstack(const Sample& s, const ResolvedSample& rs) {
+    py::list out;
+    if (!s.has_branch_stack || !rs.thread || !resolver_) return out;
+    auto dso = [&](uint64_t addr) -> std::string {
+      const Map* map = resolver_->find_map_fb(*rs.thread, s.cpumode(), addr);
+      if (!map || !map->dso) return "[unknown]";
+      if (options_.show_kernel_path && !map->dso->long_name.empty()) return map->dso->long_name;
+      Frame f;
+      f.map = map;
+      f.dso = map->dso;
+      return std::string(f.dso_name());
+    };
+    for (size_t i = 0; i < s.branch_stack.nr; ++i) {
+      BranchEntry e = s.branch_stack.entry(i);
+      BranchFlags fl(e.flags);
+      py::dict d;
+      d["from"] = py::int_(e.from);
+      d["to"] = py::int_(e.to);
+      d["mispred"] = py::bool_(fl.mispred());
+      d["predicted"] = py::bool_(fl.predicted());
+      d["in_tx"] = py::bool_(fl.in_tx());
+      d["abort"] = py::bool_(fl.abort());
+      d["cycles"] = py::int_(fl.cycles());
+      d["from_dsoname"] = dso(e.from);
+      d["to_dsoname"] = dso(e.to);
+      out.append(d);
+    }
+    return out;
+  }
+
+  // python_process_brstacksym(): each branch's ends as "symbol+0xoff" (get_symoff(): "%x"
+  // of the offset; "[unknown]" without a symbol), "M"/"P"/"-", "X"/"-", "A"/"-".
+  py::list brstacksym(const Sample& s, const ResolvedSample& rs) {
+    py::list out;
+    if (!s.has_branch_stack || !rs.thread || !resolver_) return out;
+    auto symoff = [&](uint64_t addr) -> std::string {
+      Frame f = resolver_->resolve_addr_fb(*rs.thread, s.cpumode(), addr);
+      if (!f.sym || f.sym->name.empty()) return "[unknown]";
+      return fmt::format("{}+{:#x}", f.sym->name, static_cast<uint32_t>(f.symoff()));
+    };
+    for (size_t i = 0; i < s.branch_stack.nr; ++i) {
+      BranchEntry e = s.branch_stack.entry(i);
+      BranchFlags fl(e.flags);
+      py::dict d;
+      d["from"] = symoff(e.from);
+      d["to"] = symoff(e.to);
+      d["pred"] = fl.mispred() ? "M" : fl.predicted() ? "P" : "-";
+      d["in_tx"] = fl.in_tx() ? "X" : "-";
+      d["abort"] = fl.abort() ? "A" : "-";
+      out.append(d);
+    }
+    return out;
   }
 
   std::string regs_text(const U64Array& regs, uint64_t mask, size_t cap) const {
@@ -444,6 +502,7 @@ class PythonEngine : public ScriptEngine {
   PerfData* data_ = nullptr;
   std::unique_ptr<TraceFormatter> trace_;
   tep_handle* tep_ = nullptr;
+  Resolver* resolver_ = nullptr;  // the script printer's, for the branches' ends
   std::string arch_ = "x86";
   std::optional<py::scoped_interpreter> interpreter_;
   py::object main_;  // __main__'s globals, once the interpreter runs

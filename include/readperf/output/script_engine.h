@@ -11,6 +11,7 @@ class PerfData;
 struct Sample;
 struct Evsel;
 struct ResolvedSample;
+class Resolver;
 
 class ScriptEngine {
  public:
@@ -18,8 +19,9 @@ class ScriptEngine {
   // python_start_script(): the script's top level, then its trace_begin().
   virtual Status start(PerfData& data) = 0;
   // python_process_event(): one sample, resolved (its call chain too, when it has one and
-  // call chains are in use).
-  virtual void process_sample(const Sample& s, const Evsel& evsel, const ResolvedSample& rs) = 0;
+  // call chains are in use) by `resolver`, which finds its branches' ends too.
+  virtual void process_sample(const Sample& s, const Evsel& evsel, const ResolvedSample& rs,
+                              Resolver& resolver) = 0;
   // python_stop_script(): trace_end().
   virtual Status stop() = 0;
 };
