@@ -24,6 +24,7 @@
 #include "readperf/reader/record_swap.h"
 #include "readperf/session/map.h"
 #include "readperf/session/thread.h"
+#include "script_python_db.h"
 
 namespace py = pybind11;
 
@@ -125,9 +126,16 @@ class PythonEngine : public ScriptEngine {
     if (!call_if_defined("trace_begin")) {
       return make_error(fmt::format("Error starting python script {}", script_));
     }
-    if (globals().contains("perf_db_export_mode") && py::bool_(globals()["perf_db_export_mode"])) {
-      return make_error(
-          "script -s: perf_db_export_mode (db-export.c's table handlers) is not supported yet");
+    // set_table_handlers(), then db_export__branch_types() in db-export mode.
+    std::string error;
+    try {
+      db_mode_ = db_.setup(globals(), &error);
+      if (!error.empty()) return make_error(error);
+      if (db_mode_) db_.branch_types();
+    } catch (py::error_already_set& e) {
+      e.restore();
+      PyErr_Print();
+      return make_error(fmt::format("Error starting python script {}", script_));
     }
     return {};
   }
@@ -139,6 +147,8 @@ class PythonEngine : public ScriptEngine {
     try {
       if (evsel.attr.type == kTypeTracepoint) {
         process_tracepoint(s, evsel, rs);
+      } else if (db_mode_) {
+        db_.sample(s, evsel, event_name_of(evsel), rs, resolver);
       } else {
         process_general(s, evsel, rs);
       }
@@ -509,6 +519,8 @@ class PythonEngine : public ScriptEngine {
   std::unordered_map<std::string, py::object> handlers_;
   std::vector<std::string> names_;
   bool failed_ = false;
+  bool db_mode_ = false;  // perf_db_export_mode: the samples go to the table handlers
+  PythonDbExport db_;
 };
 
 }  // namespace

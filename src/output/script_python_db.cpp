@@ -1,0 +1,329 @@
+#include "script_python_db.h"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "readperf/analysis/resolver.h"
+#include "readperf/format/perf_abi.h"
+#include "readperf/reader/event_list.h"
+#include "readperf/reader/sample.h"
+#include "readperf/session/machine.h"
+#include "readperf/session/map.h"
+#include "readperf/session/thread.h"
+#include "readperf/symbols/symbol_table.h"
+
+namespace py = pybind11;
+
+namespace readperf {
+
+namespace {
+
+// tuple_set_d64(): databases take signed 64-bit numbers, so u64s go as s64.
+py::int_ d64(uint64_t v) { return py::int_(static_cast<int64_t>(v)); }
+py::int_ s32(int64_t v) { return py::int_(static_cast<int32_t>(v)); }
+
+bool truthy(const py::dict& globals, const char* name) {
+  if (!globals.contains(name)) return false;
+  return PyObject_IsTrue(py::object(globals[name]).ptr()) == 1;
+}
+
+// event.h PERF_IP_FLAG_*.
+enum : uint32_t {
+  kFlagBranch = 1u << 0,
+  kFlagCall = 1u << 1,
+  kFlagReturn = 1u << 2,
+  kFlagConditional = 1u << 3,
+  kFlagSyscallRet = 1u << 4,
+  kFlagAsync = 1u << 5,
+  kFlagInterrupt = 1u << 6,
+  kFlagTxAbort = 1u << 7,
+  kFlagTraceBegin = 1u << 8,
+  kFlagTraceEnd = 1u << 9,
+  kFlagVmEntry = 1u << 11,
+  kFlagVmExit = 1u << 12,
+};
+
+// db-export.c branch_types[].
+struct BranchType {
+  uint32_t type;
+  const char* name;
+};
+constexpr BranchType kBranchTypes[] = {
+    {0, "no branch"},
+    {kFlagBranch | kFlagCall, "call"},
+    {kFlagBranch | kFlagReturn, "return"},
+    {kFlagBranch | kFlagConditional, "conditional jump"},
+    {kFlagBranch, "unconditional jump"},
+    {kFlagBranch | kFlagCall | kFlagInterrupt, "software interrupt"},
+    {kFlagBranch | kFlagReturn | kFlagInterrupt, "return from interrupt"},
+    {kFlagBranch | kFlagCall | kFlagSyscallRet, "system call"},
+    {kFlagBranch | kFlagReturn | kFlagSyscallRet, "return from system call"},
+    {kFlagBranch | kFlagAsync, "asynchronous branch"},
+    {kFlagBranch | kFlagCall | kFlagAsync | kFlagInterrupt, "hardware interrupt"},
+    {kFlagBranch | kFlagTxAbort, "transaction abort"},
+    {kFlagBranch | kFlagTraceBegin, "trace begin"},
+    {kFlagBranch | kFlagTraceEnd, "trace end"},
+    {kFlagBranch | kFlagCall | kFlagVmEntry, "vm entry"},
+    {kFlagBranch | kFlagCall | kFlagVmExit, "vm exit"},
+};
+
+// thread.c thread__exec_comm() over a comm list kept oldest first: the newest exec comm, else
+// the oldest (its second oldest for a main thread whose oldest has no start time: a
+// synthesized fork's parent comm).
+size_t exec_comm_index(const Thread& t) {
+  for (size_t i = t.comms.size(); i-- > 0;) {
+    if (t.comms[i].exec) return i;
+  }
+  if (t.comms.size() >= 2 && !t.comms[0].start && t.pid == t.tid) return 1;
+  return 0;
+}
+
+}  // namespace
+
+py::object PythonDbExport::handler(const py::dict& globals, const char* name) {
+  if (!globals.contains(name)) return py::object();
+  py::object h = globals[name];
+  return PyCallable_Check(h.ptr()) ? h : py::object();
+}
+
+void PythonDbExport::call(const py::object& h, const py::tuple& t) {
+  if (h) h(*t);
+}
+
+bool PythonDbExport::setup(const py::dict& globals, std::string* error) {
+  if (!truthy(globals, "perf_db_export_mode")) return false;
+  if (truthy(globals, "perf_db_export_calls")) {
+    *error = "script -s: perf_db_export_calls (the call/return processor) is not supported yet";
+    return true;
+  }
+  callchains_ = truthy(globals, "perf_db_export_callchains");
+  evsel_h_ = handler(globals, "evsel_table");
+  machine_h_ = handler(globals, "machine_table");
+  thread_h_ = handler(globals, "thread_table");
+  comm_h_ = handler(globals, "comm_table");
+  comm_thread_h_ = handler(globals, "comm_thread_table");
+  dso_h_ = handler(globals, "dso_table");
+  symbol_h_ = handler(globals, "symbol_table");
+  branch_type_h_ = handler(globals, "branch_type_table");
+  sample_h_ = handler(globals, "sample_table");
+  call_path_h_ = handler(globals, "call_path_table");
+  call_paths_.push_back({kNoParent, 0, 0});  // call_path_root__new()'s root
+  return true;
+}
+
+void PythonDbExport::branch_types() {
+  for (const BranchType& b : kBranchTypes) {
+    call(branch_type_h_, py::make_tuple(s32(b.type), b.name));
+  }
+  // Trace begin / end variants.
+  for (const BranchType& b : kBranchTypes) {
+    if (b.type == kFlagBranch || (b.type & (kFlagTraceBegin | kFlagTraceEnd))) continue;
+    call(branch_type_h_,
+         py::make_tuple(s32(b.type | kFlagTraceBegin), fmt::format("trace begin / {}", b.name)));
+    call(branch_type_h_,
+         py::make_tuple(s32(b.type | kFlagTraceEnd), fmt::format("{} / trace end", b.name)));
+  }
+}
+
+uint64_t PythonDbExport::thread_id(const Thread* t, const Thread* main_thread) {
+  auto it = thread_ids_.find(t);
+  if (it != thread_ids_.end() && std::get<0>(it->second) == t->pid &&
+      std::get<1>(it->second) == t->tid) {
+    return std::get<2>(it->second);
+  }
+  uint64_t id = ++last_thread_;
+  thread_ids_[t] = {t->pid, t->tid, id};
+  uint64_t main_id = main_thread ? thread_id(main_thread, main_thread) : 0;
+  call(thread_h_,
+       py::make_tuple(d64(id), d64(machine_id_), d64(main_id), s32(t->pid), s32(t->tid)));
+  return id;
+}
+
+uint64_t PythonDbExport::comm_id(const Thread* t, size_t index, bool* created) {
+  auto [it, fresh] = comm_ids_.try_emplace({t, index}, 0);
+  *created = fresh;
+  if (fresh) {
+    it->second = ++last_comm_;
+    const Comm& c = t->comms[index];
+    call(comm_h_, py::make_tuple(d64(it->second), c.str, d64(thread_id(t, nullptr)), d64(c.start),
+                                 s32(c.exec)));
+  }
+  return it->second;
+}
+
+// db_export__threads().
+void PythonDbExport::threads(const Thread* t, const Thread* main_thread, bool comm_exec,
+                             uint64_t* comm) {
+  const Thread* comm_owner = nullptr;
+  size_t comm_index = 0;
+  if (main_thread) {
+    thread_id(main_thread, main_thread);
+    if (!main_thread->comms.empty()) {
+      comm_index = comm_exec ? exec_comm_index(*main_thread) : main_thread->comms.size() - 1;
+      comm_owner = main_thread;
+      bool created = false;
+      *comm = comm_id(main_thread, comm_index, &created);
+      // db_export__exec_comm(): the comm's main thread, once.
+      if (created) {
+        call(comm_thread_h_, py::make_tuple(d64(++last_comm_thread_), d64(*comm),
+                                            d64(thread_id(main_thread, main_thread))));
+      }
+    }
+  }
+  if (t != main_thread) {
+    auto known = thread_ids_.find(t);
+    bool exported = known != thread_ids_.end() && std::get<0>(known->second) == t->pid &&
+                    std::get<1>(known->second) == t->tid;
+    uint64_t id = thread_id(t, main_thread);
+    if (comm_owner && !exported) {
+      call(comm_thread_h_, py::make_tuple(d64(++last_comm_thread_), d64(*comm), d64(id)));
+    }
+  }
+  if (!t->comms.empty()) {
+    bool created = false;
+    comm_id(t, t->comms.size() - 1, &created);
+  }
+}
+
+uint64_t PythonDbExport::dso_id(const Dso* dso) {
+  auto [it, fresh] = dso_ids_.try_emplace(dso, 0);
+  if (fresh) {
+    it->second = ++last_dso_;
+    std::string bid;
+    for (uint8_t b : dso->build_id) fmt::format_to(std::back_inserter(bid), "{:02x}", b);
+    call(dso_h_,
+         py::make_tuple(d64(it->second), d64(machine_id_), dso->short_name, dso->long_name, bid));
+  }
+  return it->second;
+}
+
+uint64_t PythonDbExport::symbol_id(const Symbol* sym, const Dso* dso, uint64_t inline_addr,
+                                   uint32_t inline_depth) {
+  auto [it, fresh] = symbol_ids_.try_emplace({sym, inline_addr, inline_depth}, 0);
+  if (fresh) {
+    it->second = ++last_symbol_;
+    call(symbol_h_, py::make_tuple(d64(it->second), d64(dso ? dso_id(dso) : 0), d64(sym->start),
+                                   d64(sym->end), s32(sym->binding), std::string(sym->name)));
+  }
+  return it->second;
+}
+
+const Symbol* PythonDbExport::frame_symbol(const Frame& f, uint64_t addr, bool lookup_absolute) {
+  if (f.sym) return f.sym;
+  // The symbol lookup by the map-relative address finds an "unknown" symbol made there.
+  if (auto it = unknown_symbols_.find({f.dso, f.addr}); it != unknown_symbols_.end()) {
+    return it->second.get();
+  }
+  // call_path_from_sample(): dso__find_symbol() by the frame's ip as it is.
+  if (lookup_absolute) {
+    if (auto it = unknown_symbols_.find({f.dso, f.ip}); it != unknown_symbols_.end()) {
+      return it->second.get();
+    }
+  }
+  // db_ids_from_al(): symbol__new(al->addr, 0, 0, 0, "unknown"), into the DSO.
+  auto sym = std::make_unique<Symbol>();
+  sym->start = addr;
+  sym->end = addr;
+  sym->name = "unknown";
+  sym->binding = 0;
+  const Symbol* out = sym.get();
+  unknown_symbols_[{f.dso, addr}] = std::move(sym);
+  return out;
+}
+
+uint32_t PythonDbExport::call_path(uint32_t parent, uint64_t sym_id, uint64_t ip) {
+  // call_path__findnew(): a child per symbol, or per ip without one.
+  if (sym_id) ip = 0;
+  auto [it, fresh] =
+      call_path_index_.try_emplace({parent, sym_id, ip}, static_cast<uint32_t>(call_paths_.size()));
+  if (fresh) call_paths_.push_back({parent, sym_id, ip});
+  return it->second;
+}
+
+void PythonDbExport::export_call_path(uint32_t cp) {
+  if (call_paths_[cp].db_id) return;
+  uint32_t parent = call_paths_[cp].parent;
+  if (parent != kNoParent) export_call_path(parent);
+  call_paths_[cp].db_id = ++last_call_path_;
+  const CallPath& p = call_paths_[cp];
+  uint64_t parent_id = parent != kNoParent ? call_paths_[parent].db_id : 0;
+  call(call_path_h_, py::make_tuple(d64(p.db_id), d64(parent_id), d64(p.sym_id), d64(p.ip)));
+}
+
+void PythonDbExport::sample(const Sample& s, const Evsel& evsel, const std::string& event_name,
+                            const ResolvedSample& rs, Resolver& resolver) {
+  if (!rs.thread) return;
+  // db_export__evsel(), db_export__machine().
+  if (evsel_ids_.size() <= evsel.index) evsel_ids_.resize(evsel.index + 1);
+  uint64_t& evsel_id = evsel_ids_[evsel.index];
+  if (!evsel_id) {
+    evsel_id = ++last_evsel_;
+    call(evsel_h_, py::make_tuple(d64(evsel_id), event_name));
+  }
+  if (!machine_id_) {
+    machine_id_ = 1;
+    call(machine_h_, py::make_tuple(d64(machine_id_), s32(-1), std::string()));  // the host
+  }
+  // thread__main_thread(): itself, none without a pid, else the process's thread if known.
+  Machine& machine = resolver.machine();
+  const Thread* t = rs.thread;
+  const Thread* main_thread = t;
+  if (t->pid != t->tid) {
+    main_thread = t->pid == -1 ? nullptr : machine.find_thread(t->pid, t->pid);
+  }
+  uint64_t comm = 0;
+  threads(t, main_thread, machine.comm_exec(), &comm);
+  uint64_t id = ++last_sample_;
+  // db_ids_from_al() for the sample's own address.
+  uint64_t dso = 0, sym = 0, offset = 0;
+  const Frame& self = rs.self;
+  if (self.map && self.dso) {
+    dso = dso_id(self.dso);
+    const Symbol* s_sym = frame_symbol(self, self.addr, false);
+    sym = symbol_id(s_sym, self.dso);
+    offset = self.addr - s_sym->start;
+  }
+  // call_path_from_sample(): the chain from its root.
+  uint64_t call_path_id = 0;
+  if (callchains_ && s.has_callchain && !rs.callchain.empty()) {
+    uint32_t current = 0;
+    // Inline frames come leaf first before the frame they are inlined into, with its ip: an
+    // inline frame's depth counts from the innermost.
+    std::vector<uint32_t> depth(rs.callchain.size(), 0);
+    for (size_t i = 0; i < rs.callchain.size(); ++i) {
+      const Frame& f = rs.callchain[i];
+      if (f.inlined && i > 0 && rs.callchain[i - 1].inlined && rs.callchain[i - 1].ip == f.ip) {
+        depth[i] = depth[i - 1] + 1;
+      }
+    }
+    for (size_t i = rs.callchain.size(); i-- > 0;) {
+      const Frame& f = rs.callchain[i];
+      uint64_t sym_id = 0;
+      if (f.map && f.dso) {
+        dso_id(f.dso);
+        const Symbol* fsym = frame_symbol(f, f.ip, true);
+        bool own = f.inlined && fsym && fsym->inlined;
+        sym_id = symbol_id(fsym, f.dso, own ? f.addr + 1 : 0, own ? depth[i] : 0);
+      } else if (f.sym) {
+        sym_id = symbol_id(f.sym, nullptr);
+      }
+      current = call_path(current, sym_id, f.ip);
+    }
+    if (current != 0) {
+      export_call_path(current);
+      call_path_id = call_paths_[current].db_id;
+    }
+  }
+  // evsel__parse_sample(): PERF_MEM_DATA_SRC_NONE unless the event samples it.
+  constexpr uint64_t kDataSrcNone = 0x5080021;
+  uint64_t data_src = (evsel.attr.sample_type & kSampleDataSrc) ? s.data_src : kDataSrcNone;
+  py::tuple row = py::make_tuple(
+      d64(id), d64(evsel_id), d64(machine_id_), d64(thread_id(t, main_thread)), d64(comm), d64(dso),
+      d64(sym), d64(offset), d64(s.ip), d64(s.time), s32(static_cast<int32_t>(s.cpu)), d64(0),
+      d64(0), d64(0), d64(s.addr), d64(s.period), d64(s.weight), d64(s.transaction), d64(data_src),
+      s32(0), s32(0), d64(call_path_id), d64(0), d64(0), s32(0));
+  call(sample_h_, row);
+}
+
+}  // namespace readperf
