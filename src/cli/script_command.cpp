@@ -9,6 +9,7 @@
 #include "progress_line.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/output/script_engine.h"
+#include "readperf/output/script_list.h"
 #include "readperf/output/script_printer.h"
 #ifdef READPERF_PYTHON_SCRIPTING
 #include "readperf/output/script_python.h"
@@ -64,6 +65,7 @@ CLI::App* add_script_command(CLI::App& app, ScriptOptions& o) {
                 "run this Python script (perf's scripting API: process_event(), SYS__EVENT() "
                 "handlers, trace_begin(), trace_end()) on the samples instead of printing them");
   s->add_option("script-args", o.script_args, "the script's arguments (its sys.argv[1:])");
+  s->add_flag("-l,--list", o.list_scripts, "list available scripts");
   s->add_flag("-G,--hide-call-graph", o.hide_call_graph, "do not print call chains");
   s->add_option("-c,--comms", o.comms, "only these comms (comma-separated)");
   s->add_option("--pid,--pids", o.pids, "only these pids (comma-separated)");
@@ -147,6 +149,15 @@ int script_exit_status(const PerfData& pd, const Error& e) {
 }  // namespace
 
 int run_script(const ScriptOptions& o) {
+  // builtin-script.c list_available_scripts(): perf's scripts, then exit, whatever else the
+  // command line says.
+  if (o.list_scripts) {
+    OutBuffer out(stdout);
+    Status listed = list_perf_scripts(perf_exec_path(), out);
+    if (!listed) out.print("{}\n", listed.error().message());
+    out.flush();
+    return listed ? 0 : 255;
+  }
   ScriptConfig cfg = o.config;
   cfg.fields = o.fields;
   cfg.hide_call_graph = o.hide_call_graph;
