@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <cstdio>
 
 #include "open_warnings.h"
 #include "progress_line.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/output/script_engine.h"
+#include "readperf/output/script_generate.h"
 #include "readperf/output/script_list.h"
 #include "readperf/output/script_printer.h"
 #ifdef READPERF_PYTHON_SCRIPTING
@@ -66,6 +68,9 @@ CLI::App* add_script_command(CLI::App& app, ScriptOptions& o) {
                 "handlers, trace_begin(), trace_end()) on the samples instead of printing them");
   s->add_option("script-args", o.script_args, "the script's arguments (its sys.argv[1:])");
   s->add_flag("-l,--list", o.list_scripts, "list available scripts");
+  s->add_option("-g,--gen-script", o.gen_script,
+                "generate perf-script.py, a script skeleton with a handler per tracepoint "
+                "(python)");
   s->add_flag("-G,--hide-call-graph", o.hide_call_graph, "do not print call chains");
   s->add_option("-c,--comms", o.comms, "only these comms (comma-separated)");
   s->add_option("--pid,--pids", o.pids, "only these pids (comma-separated)");
@@ -212,6 +217,29 @@ int run_script(const ScriptOptions& o) {
   if (!data) {
     fmt::print(stderr, "readperf: {}\n", data.error().message());
     return 1;
+  }
+  if (!o.gen_script.empty()) {
+    // builtin-script.c: -g writes the skeleton of the script language's engine and stops.
+    if (!o.fields.empty()) {
+      fmt::print(stderr, "custom fields not supported for generated scripts");
+      return 234;  // -EINVAL
+    }
+    std::string lang = o.gen_script;
+    for (char& c : lang) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lang == "perl" || lang == "pl") {
+      fmt::print(stderr, "readperf: script -g perl: Perl scripts are not supported\n");
+      return 1;
+    }
+    if (lang != "python" && lang != "py") {
+      fmt::print(stderr, "invalid language specifier");
+      return 254;  // -ENOENT
+    }
+    Status st = generate_python_script(**data, "perf-script");
+    if (!st) {
+      fmt::print(stderr, "{}\n", st.error().message());
+      return 255;
+    }
+    return 0;
   }
   print_open_warnings(**data);
   prefetch_symbols(**data, cfg.symbols);

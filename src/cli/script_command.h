@@ -16,6 +16,7 @@ struct ScriptOptions {
   std::string input = "perf.data";
   std::string script;                    // -s/--script FILE.py
   bool list_scripts = false;             // -l/--list
+  std::string gen_script;                // -g/--gen-script LANG
   std::vector<std::string> script_args;  // the arguments after the options: the script's
   std::string buildid_dir;     // the global --buildid-dir
   bool mini_debuginfo = true;  // the global --no-minidebuginfo turns it off

@@ -13,6 +13,8 @@
 #include <cstring>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
+#include <utility>
 
 #include "dump_internal.h"
 #include "readperf/analysis/resolver.h"
@@ -79,6 +81,22 @@ bool is_printable_array(const char* p, size_t len) {
 }
 
 py::bytes bytes_of(Bytes b) { return py::bytes(reinterpret_cast<const char*>(b.data()), b.size()); }
+
+// trace-event-parse.c eval_flag(): a flag's value as the format file spells it, a number or
+// one of the names perf knows.
+unsigned long long eval_flag(const char* flag) {
+  if (std::isdigit(static_cast<unsigned char>(flag[0]))) return std::strtoull(flag, nullptr, 0);
+  static constexpr std::pair<const char*, unsigned long long> kFlags[] = {
+      {"HI_SOFTIRQ", 0},      {"TIMER_SOFTIRQ", 1},     {"NET_TX_SOFTIRQ", 2},
+      {"NET_RX_SOFTIRQ", 3},  {"BLOCK_SOFTIRQ", 4},     {"IRQ_POLL_SOFTIRQ", 5},
+      {"TASKLET_SOFTIRQ", 6}, {"SCHED_SOFTIRQ", 7},     {"HRTIMER_SOFTIRQ", 8},
+      {"RCU_SOFTIRQ", 9},     {"HRTIMER_NORESTART", 0}, {"HRTIMER_RESTART", 1},
+  };
+  for (const auto& [name, value] : kFlags) {
+    if (!std::strcmp(name, flag)) return value;
+  }
+  return 0;
+}
 
 class PythonEngine : public ScriptEngine {
  public:
@@ -420,12 +438,82 @@ class PythonEngine : public ScriptEngine {
     return array ? py::object(list) : obj;
   }
 
+  // try_call_object(): the script's function if it has one (Core.py's define_*).
+  void try_call(const char* name, const py::tuple& args) {
+    py::object h = handler(name);
+    if (h && PyCallable_Check(h.ptr())) h(*args);
+  }
+
+  // define_value(), define_field(), define_event_symbols(): the print format's
+  // __print_flags() and __print_symbolic() tables handed to define_flag_field(),
+  // define_flag_value(), define_symbolic_field() and define_symbolic_value(), for flag_str()
+  // and symbol_str().
+  void define_value(bool symbolic, const std::string& ev, const char* value, const char* str) {
+    try_call(symbolic ? "define_symbolic_value" : "define_flag_value",
+             py::make_tuple(ev, field_name_, py::int_(static_cast<long>(eval_flag(value))),
+                            std::string(str ? str : "")));
+  }
+  void define_event_symbols(const std::string& ev, tep_print_arg* args) {
+    for (; args; args = args->next) {
+      switch (args->type) {
+        case TEP_PRINT_ATOM:
+          define_value(false, ev, "0", args->atom.atom);
+          break;
+        case TEP_PRINT_FIELD:
+          field_name_ = args->field.name ? args->field.name : "";
+          break;
+        case TEP_PRINT_FLAGS:
+          define_event_symbols(ev, args->flags.field);
+          try_call("define_flag_field",
+                   py::make_tuple(ev, field_name_,
+                                  std::string(args->flags.delim ? args->flags.delim : "")));
+          for (tep_print_flag_sym* f = args->flags.flags; f; f = f->next) {
+            define_value(false, ev, f->value, f->str);
+          }
+          break;
+        case TEP_PRINT_SYMBOL:
+          define_event_symbols(ev, args->symbol.field);
+          try_call("define_symbolic_field", py::make_tuple(ev, field_name_));
+          for (tep_print_flag_sym* f = args->symbol.symbols; f; f = f->next) {
+            define_value(true, ev, f->value, f->str);
+          }
+          break;
+        case TEP_PRINT_HEX:
+        case TEP_PRINT_HEX_STR:
+          define_event_symbols(ev, args->hex.field);
+          define_event_symbols(ev, args->hex.size);
+          break;
+        case TEP_PRINT_INT_ARRAY:
+          define_event_symbols(ev, args->int_array.field);
+          define_event_symbols(ev, args->int_array.count);
+          define_event_symbols(ev, args->int_array.el_size);
+          break;
+        case TEP_PRINT_TYPE:
+          define_event_symbols(ev, args->typecast.item);
+          break;
+        case TEP_PRINT_OP:
+          define_event_symbols(ev, args->op.left);
+          define_event_symbols(ev, args->op.right);
+          break;
+        case TEP_PRINT_NULL:
+        case TEP_PRINT_STRING:
+          break;
+        default:
+          return;  // perf stops at the others (bstring, dynamic arrays, functions, bitmasks)
+      }
+    }
+  }
+
   // python_process_tracepoint().
   void process_tracepoint(const Sample& s, const Evsel& evsel, const ResolvedSample& rs) {
     tep_event* event = trace_ ? trace_->find_event(evsel.attr.config) : nullptr;
     if (!event) return;
     tep_ = event->tep;
     std::string name = fmt::format("{}__{}", event->system, event->name);
+    // The first sample of each event defines its flag and symbol tables.
+    if (defined_events_.insert(event->id).second) {
+      define_event_symbols(name, event->print_fmt.args);
+    }
     py::object h = handler(name.c_str());
     bool unhandled = !h;
     if (unhandled) {
@@ -520,6 +608,8 @@ class PythonEngine : public ScriptEngine {
   std::vector<std::string> names_;
   bool failed_ = false;
   bool db_mode_ = false;  // perf_db_export_mode: the samples go to the table handlers
+  std::unordered_set<int> defined_events_;  // events_defined: their symbols are defined
+  std::string field_name_;                  // cur_field_name of define_event_symbols()
   PythonDbExport db_;
 };
 

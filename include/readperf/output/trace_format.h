@@ -48,6 +48,8 @@ class TraceFormatter {
   bool has_event(uint64_t id) const;
   // libtraceevent's parsed format of the tracepoint id (its fields), or null.
   tep_event* find_event(uint64_t id) const;
+  // The libtraceevent handle (every event the tracing data has).
+  tep_handle* handle() const { return tep_; }
   // "sys:name" of the tracepoint id, or empty.
   std::string event_name(uint64_t id) const;
   // The event's own fields (format.fields, not the common ones), in the format's order.
