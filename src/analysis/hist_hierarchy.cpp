@@ -72,8 +72,9 @@ void Hists::build_hierarchy(const std::vector<uint32_t>& entries_in,
 
   // Each node's children as perf's rb-tree of them (hroot_in); [0] is the top level's.
   hierarchy_in_.assign(1, RbOrder());
-  // Without a level no entry is inserted; an event group's members still link theirs.
-  for (uint32_t flat : hierarchy_levels_.empty() ? std::vector<uint32_t>() : entries_in) {
+  // Without a level no entry is inserted (the loop over the levels is empty); an event
+  // group's members still link theirs below.
+  for (uint32_t flat : entries_in) {
     uint32_t parent = HierarchyNode::kNoNode;
     for (uint32_t depth = 0; depth < hierarchy_levels_.size(); ++depth) {
       const std::vector<SortKey>& keys = hierarchy_levels_[depth];

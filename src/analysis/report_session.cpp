@@ -740,7 +740,7 @@ class ReportSink : public EventSink {
     // event.c machine__resolve() and thread.h thread__is_filtered().
     const SampleSelection& sel = setup_.selection;
     return sel.thread_bits(t) | sel.dso_bits(has_map, f.chain.dso) |
-           sel.symbol_bits(has_map, f.chain.sym, f.chain.ip, f.sym_addr);
+           sel.symbol_bits(has_map, f.chain.sym, f.chain.ip);
   }
 
   PerfData& pd_;

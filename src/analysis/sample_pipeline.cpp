@@ -75,25 +75,16 @@ void SamplePipeline::process_sample(const Sample& s, const Evsel& evsel, uint64_
   }
   bool chain = s.has_callchain && config_.resolution == StreamResolution::kCallchain;
   const ResolvedSample& rs = resolver().resolve(s, &evsel, chain);
-  if (by_address) {
-    const Frame& self = rs.self;
-    if (sel.dso_bits(self.map != nullptr, self.dso) ||
-        sel.symbol_bits(self.map != nullptr, self.sym, self.ip, self.sym_addr)) {
-      ++dropped_;
-      return;
-    }
+  if (by_address && sel.frame_bits(rs.self)) {
+    ++dropped_;
+    return;
   }
   std::span<const Frame> frames(&rs.self, 1);
   if (chain && !rs.callchain.empty()) frames = rs.callchain;
   on_sample(s, evsel, period, rs, frames);
 }
 
-const std::string& SamplePipeline::event_name_of(const Evsel& evsel) {
-  if (names_.size() <= evsel.index) names_.resize(evsel.index + 1);
-  std::string& n = names_[evsel.index];
-  if (n.empty()) n = event_name(evsel);
-  return n;
-}
+const std::string& SamplePipeline::event_name_of(const Evsel& evsel) { return names_.of(evsel); }
 
 PerfData::ProcessOptions stream_process_options(const PerfData& pd) {
   PerfData::ProcessOptions po;

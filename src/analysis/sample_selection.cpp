@@ -1,7 +1,5 @@
 #include "readperf/analysis/sample_selection.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -28,7 +26,6 @@ Result<SampleSelection> SampleSelection::parse(const SampleSelectionOptions& opt
       {.time = options.time, .cpu_list = options.cpu_list, .reltime = options.reltime}, data);
   if (!samples) return tl::unexpected(samples.error());
   sel.samples_ = std::move(*samples);
-  sel.has_cpus_ = !options.cpu_list.empty();
   sel.comms_ = options.comms;
   sel.pids_ = options.pids;
   sel.tids_ = options.tids;
@@ -37,8 +34,7 @@ Result<SampleSelection> SampleSelection::parse(const SampleSelectionOptions& opt
   sel.addr_range_ = options.addr_range;
   // symbol.c setup_addrlist(): entries that read whole as hexadecimal numbers (strtoul's
   // leading spaces and "0x" allowed, trailing spaces too) leave the list of names for the
-  // list of addresses: a function called `add` or `face` cannot be named, and the "0x%lx"
-  // symbol-start form machine__resolve() compares never matches (perf 6.1).
+  // list of addresses: a function called `add` or `face` cannot be named (perf 6.1).
   for (const std::string& sym : options.symbols) {
     char* end = nullptr;
     errno = 0;
@@ -69,15 +65,12 @@ uint8_t SampleSelection::dso_bits(bool has_map, const Dso* dso) const {
   return kHistFilterDso;
 }
 
-uint8_t SampleSelection::symbol_bits(bool has_map, const Symbol* sym, uint64_t ip,
-                                     uint64_t sym_addr) const {
+uint8_t SampleSelection::symbol_bits(bool has_map, const Symbol* sym, uint64_t ip) const {
   if (!has_symbols_) return 0;
-  if (sym) {
-    if (listed(symbol_names_, sym->name)) return 0;
-    // The symbol's start as an address of the sample's map (map->unmap_ip(sym->start)).
-    uint64_t start = ip - (sym_addr - sym->start);
-    if (listed(symbol_names_, fmt::format("0x{:x}", start))) return 0;
-  }
+  // machine__resolve() also looks up the symbol's start as "0x%lx" among the names; such a
+  // string always reads as a number, which setup_addrlist() took out of the names: it never
+  // matches, and is not formatted here for every sample.
+  if (sym && listed(symbol_names_, sym->name)) return 0;
   if (has_map) {
     for (uint64_t a : addrs_) {
       if (ip == a) return 0;
@@ -87,9 +80,9 @@ uint8_t SampleSelection::symbol_bits(bool has_map, const Symbol* sym, uint64_t i
   return kHistFilterSymbol;
 }
 
-uint8_t SampleSelection::filter_bits(const Thread& t, const Frame& self) const {
-  return thread_bits(t) | dso_bits(self.map != nullptr, self.dso) |
-         symbol_bits(self.map != nullptr, self.sym, self.ip, self.sym_addr);
+uint8_t SampleSelection::frame_bits(const Frame& self) const {
+  return dso_bits(self.map != nullptr, self.dso) |
+         symbol_bits(self.map != nullptr, self.sym, self.ip);
 }
 
 }  // namespace readperf

@@ -56,11 +56,9 @@ CLI::App* add_export_command(CLI::App& app, ExportOptions& o) {
 
 namespace {
 
-// The filters, parsed against the recording (--time's percent forms need its span).
+// The filters, parsed against the recording, into `out`.
 Status select_samples(const ExportOptions& o, const PerfData& data, SampleSelection& out) {
-  Result<SampleSelectionOptions> so = selection_options(o.selection);
-  if (!so) return tl::unexpected(so.error());
-  Result<SampleSelection> sel = SampleSelection::parse(*so, data);
+  Result<SampleSelection> sel = parse_selection(o.selection, data);
   if (!sel) return tl::unexpected(sel.error());
   out = std::move(*sel);
   return {};

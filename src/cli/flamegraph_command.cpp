@@ -52,9 +52,7 @@ int run_flamegraph_command(const FlamegraphCommandOptions& o) {
     return 1;
   }
   // The filters apply to both recordings; --time's windows are the input's.
-  Result<SampleSelectionOptions> so = selection_options(o.selection);
-  Result<SampleSelection> sel = so ? SampleSelection::parse(*so, **data)
-                                   : Result<SampleSelection>(tl::unexpected(so.error()));
+  Result<SampleSelection> sel = parse_selection(o.selection, **data);
   if (!sel) {
     fmt::print(stderr, "readperf: {}\n", sel.error().message());
     return 1;

@@ -18,37 +18,11 @@
 #endif
 #include "readperf/reader/perf_data.h"
 #include "readperf/reader/record_errors.h"
+#include "selection_args.h"
 #include "symbol_prefetch.h"
 #include "symbol_source_args.h"
 
 namespace readperf::cli {
-
-namespace {
-
-// perf's strlist/intlist options: comma-separated (intlist also takes spaces).
-std::vector<std::string> split(const std::string& s, const char* seps) {
-  std::vector<std::string> out;
-  size_t pos = 0;
-  while (pos <= s.size()) {
-    size_t end = s.find_first_of(seps, pos);
-    if (end == std::string::npos) end = s.size();
-    if (end > pos) out.push_back(s.substr(pos, end - pos));
-    pos = end + 1;
-  }
-  return out;
-}
-
-bool parse_ints(const std::string& s, std::vector<int32_t>& out) {
-  for (const std::string& t : split(s, ", ")) {
-    char* end = nullptr;
-    long v = std::strtol(t.c_str(), &end, 10);
-    if (*end) return false;
-    out.push_back(static_cast<int32_t>(v));
-  }
-  return true;
-}
-
-}  // namespace
 
 CLI::App* add_script_command(CLI::App& app, ScriptOptions& o) {
   CLI::App* s = app.add_subcommand("script", "perf script: every sample, one line or call chain");
@@ -166,8 +140,12 @@ int run_script(const ScriptOptions& o) {
   ScriptConfig cfg = o.config;
   cfg.fields = o.fields;
   cfg.hide_call_graph = o.hide_call_graph;
-  cfg.comms = split(o.comms, ",");
-  if (!parse_ints(o.pids, cfg.pids) || !parse_ints(o.tids, cfg.tids)) {
+  cfg.comms = split_list(o.comms);
+  Result<std::vector<int32_t>> pids = parse_id_list(o.pids);
+  Result<std::vector<int32_t>> tids = parse_id_list(o.tids);
+  if (pids) cfg.pids = std::move(*pids);
+  if (tids) cfg.tids = std::move(*tids);
+  if (!pids || !tids) {
     fmt::print(stderr, "readperf: invalid --pid/--tid list\n");
     return 1;
   }
@@ -184,9 +162,9 @@ int run_script(const ScriptOptions& o) {
                "or --deltatime.\n");
     return 255;
   }
-  cfg.dsos = split(o.dsos, ",");
-  cfg.symbol_filter = split(o.symbols, ",");
-  cfg.stop_bt = split(o.stop_bt, ",");
+  cfg.dsos = split_list(o.dsos);
+  cfg.symbol_filter = split_list(o.symbols);
+  cfg.stop_bt = split_list(o.stop_bt);
   cfg.input_name = o.input;
   cfg.symbols.full_source_path = o.full_source_path;
   cfg.symbols.inline_names = o.inline_names;

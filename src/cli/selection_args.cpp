@@ -68,4 +68,10 @@ Result<SampleSelectionOptions> selection_options(const SelectionArgs& a) {
   return o;
 }
 
+Result<SampleSelection> parse_selection(const SelectionArgs& args, const PerfData& data) {
+  Result<SampleSelectionOptions> so = selection_options(args);
+  if (!so) return tl::unexpected(so.error());
+  return SampleSelection::parse(*so, data);
+}
+
 }  // namespace readperf::cli

@@ -13,6 +13,10 @@ namespace CLI {
 class App;
 }  // namespace CLI
 
+namespace readperf {
+class PerfData;
+}  // namespace readperf
+
 namespace readperf::cli {
 
 struct SelectionArgs {
@@ -29,5 +33,8 @@ Result<std::vector<int32_t>> parse_id_list(const std::string& s);
 
 // The options as a SampleSelectionOptions (its views point into `args`).
 Result<SampleSelectionOptions> selection_options(const SelectionArgs& args);
+// The options parsed against the recording (--time's percent forms need its span); the
+// errors are perf's.
+Result<SampleSelection> parse_selection(const SelectionArgs& args, const PerfData& data);
 
 }  // namespace readperf::cli

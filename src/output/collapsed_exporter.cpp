@@ -5,14 +5,9 @@
 
 #include <fmt/format.h>
 
-#include <memory>
-#include <unordered_map>
-
 #include "readperf/analysis/sample_pipeline.h"
 #include "readperf/analysis/stack_counts.h"
 #include "readperf/format/perf_abi.h"
-#include "readperf/reader/event_name.h"
-#include "readperf/session/session_builder.h"
 #include "script_fields.h"
 
 namespace readperf {

@@ -178,18 +178,13 @@ class CsvTap : public EventSink {
     overview_.put(',');
   }
 
-  const std::string& event_name_of(const Evsel& evsel) {
-    if (names_.size() <= evsel.index) names_.resize(evsel.index + 1);
-    std::string& n = names_[evsel.index];
-    if (n.empty()) n = event_name(evsel);
-    return n;
-  }
+  const std::string& event_name_of(const Evsel& evsel) { return names_.of(evsel); }
 
   PerfData& pd_;
   OutBuffer& overview_;
   uint64_t nr_ = 0;
   fmt::memory_buffer info_;
-  std::vector<std::string> names_;
+  EventNames names_;
 };
 
 void write_stat(const StatsCounter& counts, OutBuffer& out) {

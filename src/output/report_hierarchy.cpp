@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "report_columns.h"
@@ -213,15 +215,22 @@ class HierarchyPrinter {
 
   // The width of a group member's level key (its own format copy's), for the leader's
   // dummy nodes of that member.
-  uint32_t member_width(const Hists& member, uint32_t depth, SortKey key) const {
+  // Worked out once per member, level and key (hde_width() caches it in hpp.len).
+  uint32_t member_width(const Hists& member, uint32_t depth, SortKey key) {
     if (!is_dynamic_key(key)) return key_width(key, layout_.widths);
-    const DynamicField& d = member.config().sort.dynamic[dynamic_index(key)];
-    return dynamic_width(member, d, member.hierarchy_dynamic_len(key), level_ids(member, depth));
+    auto [it, fresh] = member_widths_.try_emplace({&member, depth, key}, 0);
+    if (fresh) {
+      const DynamicField& d = member.config().sort.dynamic[dynamic_index(key)];
+      it->second =
+          dynamic_width(member, d, member.hierarchy_dynamic_len(key), level_ids(member, depth));
+    }
+    return it->second;
   }
 
   const Hists& hists_;
   const ReportPrintOptions& opts_;
   const Layout& layout_;
+  std::map<std::tuple<const Hists*, uint32_t, SortKey>, uint32_t> member_widths_;
   size_t limit_;
   OutBuffer& out_;
   fmt::memory_buffer text_;

@@ -42,14 +42,6 @@ Status ScriptFilters::setup(const ScriptConfig& cfg, const PerfData& data) {
   return {};
 }
 
-bool ScriptFilters::skip_dso(const Frame& self) const {
-  return selection_.dso_bits(self.map != nullptr, self.dso) != 0;
-}
-
-bool ScriptFilters::skip_symbol(const Frame& self) const {
-  return selection_.symbol_bits(self.map != nullptr, self.sym, self.ip, self.sym_addr) != 0;
-}
-
 std::string ScriptFilters::tod(uint64_t time) const {
   if (!clock_) return "disabled ";
   uint64_t tod_ns = tod_ns_;

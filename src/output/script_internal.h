@@ -27,17 +27,14 @@ class ScriptFilters {
   // Parses the options against the recording; the errors are perf's.
   Status setup(const ScriptConfig& cfg, const PerfData& data);
 
-  // The samples it looks at (--time, --cpu, --comms/--pids/--tids, --dsos, -S).
-  const SampleSelection& selection() const { return selection_; }
   bool skip_time(uint64_t time) const { return selection_.skip_time(time); }
   // builtin-script.c filter_cpu().
   bool skip_cpu(uint32_t cpu) const { return selection_.skip_cpu(cpu); }
   // thread.h thread__is_filtered().
   bool skip_thread(const Thread& t) const { return selection_.thread_bits(t) != 0; }
   // event.c machine__resolve(): --dsos by the sample's DSO (short or long name), -S by its
-  // symbol's name or start address, or by hexadecimal addresses (--addr-range wide).
-  bool skip_dso(const Frame& self) const;
-  bool skip_symbol(const Frame& self) const;
+  // symbol's name, or by hexadecimal addresses (--addr-range wide).
+  bool skip_address(const Frame& self) const { return selection_.frame_bits(self) != 0; }
   // builtin-script.c tod_scnprintf() and its trailing space.
   std::string tod(uint64_t time) const;
 

@@ -443,7 +443,7 @@ class ScriptSink : public EventSink {
     bool chain = print_ip && use_callchain() && s.has_callchain && !unwind_refused(s, evsel);
     const ResolvedSample& rs = resolver().resolve(s, &evsel, chain);
     if (filters_.skip_thread(*rs.thread)) return;
-    if (filters_.skip_dso(rs.self) || filters_.skip_symbol(rs.self)) return;
+    if (filters_.skip_address(rs.self)) return;
     if (evswitch_discard(evsel)) return;
     if (cfg_.engine) {
       // scripting_ops->process_event() instead of printing; a counter's split carries its
@@ -662,12 +662,7 @@ class ScriptSink : public EventSink {
     }
   }
 
-  const std::string& event_name_of(const Evsel& evsel) {
-    if (names_.size() <= evsel.index) names_.resize(evsel.index + 1);
-    std::string& n = names_[evsel.index];
-    if (n.empty()) n = event_name(evsel);
-    return n;
-  }
+  const std::string& event_name_of(const Evsel& evsel) { return names_.of(evsel); }
 
   // evlist__max_name_len().
   int max_name_len() {
@@ -700,7 +695,7 @@ class ScriptSink : public EventSink {
   // Pipe mode with --header or -I: the HEADER_FEATURE records as they come.
   std::unique_ptr<PipeFeaturePrinter> features_;
   int name_width_ = 0;
-  std::vector<std::string> names_;
+  EventNames names_;
   CounterDeltas counter_deltas_;
   Status status_;
   // --switch-on/--switch-off.

@@ -110,7 +110,6 @@ class PythonEngine : public ScriptEngine {
   }
 
   Status start(PerfData& data) override {
-    data_ = &data;
     if (data.tracing_data()) {
       if (auto tf = TraceFormatter::create(*data.tracing_data())) trace_ = std::move(*tf);
     }
@@ -332,11 +331,10 @@ class PythonEngine : public ScriptEngine {
     auto dso = [&](uint64_t addr) -> std::string {
       const Map* map = resolver_->find_map_fb(*rs.thread, s.cpumode(), addr);
       if (!map || !map->dso) return "[unknown]";
-      if (options_.show_kernel_path && !map->dso->long_name.empty()) return map->dso->long_name;
       Frame f;
       f.map = map;
       f.dso = map->dso;
-      return std::string(f.dso_name());
+      return std::string(dso_name(f));
     };
     for (size_t i = 0; i < s.branch_stack.nr; ++i) {
       BranchEntry e = s.branch_stack.entry(i);
@@ -394,12 +392,7 @@ class PythonEngine : public ScriptEngine {
     return out;
   }
 
-  const std::string& event_name_of(const Evsel& evsel) {
-    if (names_.size() <= evsel.index) names_.resize(evsel.index + 1);
-    std::string& n = names_[evsel.index];
-    if (n.empty()) n = event_name(evsel);
-    return n;
-  }
+  const std::string& event_name_of(const Evsel& evsel) { return names_.of(evsel); }
 
   bool has_chain(const Sample& s, const ResolvedSample& rs) const {
     return s.has_callchain && !rs.callchain.empty();
@@ -597,7 +590,6 @@ class PythonEngine : public ScriptEngine {
   std::string script_;
   std::vector<std::string> args_;
   PythonEngineOptions options_;
-  PerfData* data_ = nullptr;
   std::unique_ptr<TraceFormatter> trace_;
   tep_handle* tep_ = nullptr;
   Resolver* resolver_ = nullptr;  // the script printer's, for the branches' ends
@@ -605,7 +597,7 @@ class PythonEngine : public ScriptEngine {
   std::optional<py::scoped_interpreter> interpreter_;
   py::object main_;  // __main__'s globals, once the interpreter runs
   std::unordered_map<std::string, py::object> handlers_;
-  std::vector<std::string> names_;
+  EventNames names_;
   bool failed_ = false;
   bool db_mode_ = false;  // perf_db_export_mode: the samples go to the table handlers
   std::unordered_set<int> defined_events_;  // events_defined: their symbols are defined

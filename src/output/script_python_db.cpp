@@ -126,12 +126,18 @@ void PythonDbExport::branch_types() {
   }
 }
 
-uint64_t PythonDbExport::thread_id(const Thread* t, const Thread* main_thread) {
+uint64_t PythonDbExport::exported_thread(const Thread* t) const {
+  // By address and ids: a thread removed and another made at its address is a new one.
   auto it = thread_ids_.find(t);
-  if (it != thread_ids_.end() && std::get<0>(it->second) == t->pid &&
-      std::get<1>(it->second) == t->tid) {
-    return std::get<2>(it->second);
+  if (it == thread_ids_.end() || std::get<0>(it->second) != t->pid ||
+      std::get<1>(it->second) != t->tid) {
+    return 0;
   }
+  return std::get<2>(it->second);
+}
+
+uint64_t PythonDbExport::thread_id(const Thread* t, const Thread* main_thread) {
+  if (uint64_t known = exported_thread(t)) return known;
   uint64_t id = ++last_thread_;
   thread_ids_[t] = {t->pid, t->tid, id};
   uint64_t main_id = main_thread ? thread_id(main_thread, main_thread) : 0;
@@ -172,9 +178,7 @@ void PythonDbExport::threads(const Thread* t, const Thread* main_thread, bool co
     }
   }
   if (t != main_thread) {
-    auto known = thread_ids_.find(t);
-    bool exported = known != thread_ids_.end() && std::get<0>(known->second) == t->pid &&
-                    std::get<1>(known->second) == t->tid;
+    bool exported = exported_thread(t) != 0;
     uint64_t id = thread_id(t, main_thread);
     if (comm_owner && !exported) {
       call(comm_thread_h_, py::make_tuple(d64(++last_comm_thread_), d64(*comm), d64(id)));

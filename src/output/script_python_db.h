@@ -49,6 +49,8 @@ class PythonDbExport {
 
   pybind11::object handler(const pybind11::dict& globals, const char* name);
   void call(const pybind11::object& h, const pybind11::tuple& t);
+  // The thread's id, 0 before it was exported.
+  uint64_t exported_thread(const Thread* t) const;
   uint64_t thread_id(const Thread* t, const Thread* main_thread);
   void threads(const Thread* t, const Thread* main_thread, bool comm_exec, uint64_t* comm_id);
   uint64_t comm_id(const Thread* t, size_t index, bool* created);

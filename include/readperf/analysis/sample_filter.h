@@ -45,6 +45,7 @@ class SampleFilter {
   bool skip(uint64_t time, uint32_t cpu) const { return skip_time(time) || skip_cpu(cpu); }
 
   bool has_time() const { return !windows_.empty(); }
+  bool has_cpus() const { return !cpus_.empty(); }
   const std::vector<TimeWindow>& windows() const { return windows_; }
 
  private:

@@ -16,6 +16,7 @@
 #include "readperf/analysis/counter_deltas.h"
 #include "readperf/analysis/resolver.h"
 #include "readperf/analysis/sample_selection.h"
+#include "readperf/reader/event_name.h"
 #include "readperf/reader/perf_data.h"
 #include "readperf/session/session_builder.h"
 #include "readperf/symbols/symbol_config.h"
@@ -82,7 +83,7 @@ class SamplePipeline : public EventSink {
   std::unique_ptr<Resolver> resolver_;
   ResolvedSample thread_only_;  // what kThread hands out
   CounterDeltas counter_deltas_;
-  std::vector<std::string> names_;
+  EventNames names_;
 };
 
 // Options for the process() call the exporters make: ordered when perf would sort.

@@ -63,16 +63,19 @@ class SampleSelection {
   // sample has no map.
   uint8_t dso_bits(bool has_map, const Dso* dso) const;
   // kHistFilterSymbol when --symbols leave the sample out: not its symbol's name, nor (with
-  // a map) an address entry equal to `ip` (or within --addr-range of it). `sym_addr` is the ip in
-  // the symbol's coordinates (Frame::sym_addr).
-  uint8_t symbol_bits(bool has_map, const Symbol* sym, uint64_t ip, uint64_t sym_addr) const;
+  // a map) an address entry equal to `ip` (or within --addr-range of it).
+  uint8_t symbol_bits(bool has_map, const Symbol* sym, uint64_t ip) const;
+  // dso_bits() | symbol_bits() of a resolved sample's own frame.
+  uint8_t frame_bits(const Frame& self) const;
   // All three for a resolved sample's own frame.
-  uint8_t filter_bits(const Thread& t, const Frame& self) const;
+  uint8_t filter_bits(const Thread& t, const Frame& self) const {
+    return thread_bits(t) | frame_bits(self);
+  }
 
   // Nothing is filtered out.
   bool empty() const {
-    return !samples_.has_time() && !has_cpus_ && comms_.empty() && pids_.empty() && tids_.empty() &&
-           dsos_.empty() && !has_symbols_;
+    return !samples_.has_time() && !samples_.has_cpus() && comms_.empty() && pids_.empty() &&
+           tids_.empty() && dsos_.empty() && !has_symbols_;
   }
   bool selects_threads() const { return !comms_.empty() || !pids_.empty() || !tids_.empty(); }
   bool selects_dsos() const { return !dsos_.empty(); }
@@ -86,7 +89,6 @@ class SampleSelection {
 
  private:
   SampleFilter samples_;  // --time, --cpu
-  bool has_cpus_ = false;
   std::vector<std::string> comms_;
   std::vector<int32_t> pids_;
   std::vector<int32_t> tids_;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "readperf/reader/event_list.h"
 
@@ -15,5 +16,20 @@ std::string event_name(const Evsel& evsel);
 // `report --stats` has one in pipe mode, where it ignores EVENT_DESC and EVENT_UPDATE
 // (builtin-report.c stats_setup() leaves their handlers as stubs).
 std::string attr_event_name(const EventAttr& attr);
+
+// event_name() of each event, worked out once (by Evsel::index) for the printers that name
+// every sample's event.
+class EventNames {
+ public:
+  const std::string& of(const Evsel& evsel) {
+    if (names_.size() <= evsel.index) names_.resize(evsel.index + 1);
+    std::string& n = names_[evsel.index];
+    if (n.empty()) n = event_name(evsel);
+    return n;
+  }
+
+ private:
+  std::vector<std::string> names_;
+};
 
 }  // namespace readperf
