@@ -17,7 +17,12 @@
 namespace readperf {
 
 class Resolver;
+class ScriptEngine;
 struct Frame;
+struct AuxtraceErrorEvent;
+
+// auxtrace.c perf_event__fprintf_auxtrace_error().
+void print_auxtrace_error(OutBuffer& out, const AuxtraceErrorEvent& e);
 
 // The sample filters of builtin-script.c process_sample_event() and machine__resolve():
 // the sample selection (--time, --cpu, --comms/--pids/--tids, --dsos, -S) and the `tod`
@@ -50,23 +55,38 @@ class ScriptFilters {
 // (builtin-script.c process_stat_round_event, __process_stat).
 class ScriptStat {
  public:
-  ScriptStat(const PerfData& pd, OutBuffer& out) : pd_(pd), out_(out) {}
+  // With a script engine the counts go to its stat handlers instead of being printed.
+  ScriptStat(const PerfData& pd, OutBuffer& out, ScriptEngine* engine)
+      : pd_(pd), out_(out), engine_(engine) {}
   void on_user_record(const RecordView& r);
 
  private:
   struct Counts {
     uint64_t val = 0, ena = 0, run = 0;
   };
-  void print_round(uint64_t time);
+  // One event's counts by cpu_idx * threads + thread_idx, the raw counts of the previous
+  // round (evsel->prev_raw_counts) and AGGR_GLOBAL's sum.
+  struct Counter {
+    std::vector<Counts> counts;
+    std::vector<Counts> prev_raw;
+    Counts aggr;
+    Counts prev_aggr;
+  };
+  void round(uint64_t time);
+  void process_counter(Counter& c);
+  void print_counter(const Evsel& evsel, Counter& c, uint64_t time);
+  void script_counter(const Evsel& evsel, Counter& c, uint64_t time);
   Counts& counts(size_t evsel, size_t cpu_idx, size_t thread_idx);
+  size_t slots() const;
 
   const PerfData& pd_;
   OutBuffer& out_;
-  std::vector<int32_t> threads_;             // THREAD_MAP pids
-  std::vector<int> cpus_;                    // CPU_MAP
-  bool scale_ = true;                        // STAT_CONFIG's scale
-  int aggr_mode_ = 1;                        // STAT_CONFIG's aggr_mode (AGGR_GLOBAL)
-  std::vector<std::vector<Counts>> counts_;  // by evsel, then cpu_idx * threads + thread_idx
+  ScriptEngine* engine_;
+  std::vector<int32_t> threads_;   // THREAD_MAP pids
+  std::vector<int> cpus_;          // CPU_MAP
+  bool scale_ = true;              // STAT_CONFIG's scale
+  int aggr_mode_ = 1;              // STAT_CONFIG's aggr_mode (AGGR_GLOBAL)
+  std::vector<Counter> counters_;  // by evsel
   bool header_printed_ = false;
 };
 

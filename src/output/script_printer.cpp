@@ -20,6 +20,7 @@
 #include "readperf/output/script_engine.h"
 #include "readperf/output/symbol_sources.h"
 #include "readperf/reader/event_name.h"
+#include "readperf/reader/side_band.h"
 #include "readperf/session/session_builder.h"
 #include "readperf/symbols/demangle.h"
 #include "readperf/symbols/x86_insn.h"
@@ -57,7 +58,7 @@ class ScriptSink : public EventSink {
         stdout_(out),
         out_(&out),
         builder_(machine_, pd.order()),
-        stat_(pd, out),
+        stat_(pd, out, cfg.engine),
         trace_(pd),
         start_(cfg, f) {
     builder_.begin(pd.features());
@@ -85,6 +86,7 @@ class ScriptSink : public EventSink {
     if (features_) features_->on_user_record(r);
     builder_.on_user_record(r);
     stat_.on_user_record(r);
+    if (r.type == kRecordAuxtraceError) on_auxtrace_error(r);
     // process_finished_round_event(): perf_event__fprintf() with nothing before it.
     if (r.type == kRecordFinishedRound && cfg_.show_round_events) {
       print_record_text(*out_, r, pd_.order(), Sample{});
@@ -110,6 +112,19 @@ class ScriptSink : public EventSink {
           [&](const Evsel& ev, uint64_t, uint64_t period) { process_sample(s, ev, period); });
     }
     out_->maybe_flush();
+  }
+
+  // builtin-script.c process_auxtrace_error(): the script's, else
+  // perf_event__process_auxtrace_error() prints it (auxtrace.c
+  // perf_event__fprintf_auxtrace_error()).
+  void on_auxtrace_error(const RecordView& r) {
+    AuxtraceErrorEvent e;
+    if (!parse_auxtrace_error(r, pd_.order(), e)) return;
+    if (cfg_.engine) {
+      cfg_.engine->process_auxtrace_error(e);
+      return;
+    }
+    print_auxtrace_error(*out_, e);
   }
 
   // builtin-script.c __cmd_script(): the tool's handlers of side-band records, which
@@ -157,10 +172,23 @@ class ScriptSink : public EventSink {
         return;
       }
       case kRecordSwitch:
-      case kRecordSwitchCpuWide:
+      case kRecordSwitchCpuWide: {
         builder_.apply(r, s);
+        // process_switch_event(): the script's before the printed line.
+        SwitchEvent e;
+        if (cfg_.engine && !filters_.skip_cpu(s.cpu) && parse_switch(r, order, e)) {
+          cfg_.engine->process_switch(e, s, machine_);
+        }
         if (cfg_.show_switch_events) print_side_band(r, s, s.pid, s.tid, 0);
         return;
+      }
+      case kRecordThrottle:
+      case kRecordUnthrottle: {
+        // process_throttle_event(): only a script sees them.
+        ThrottleEvent e;
+        if (cfg_.engine && parse_throttle(r, order, e)) cfg_.engine->process_throttle(e, s);
+        return;
+      }
       case kRecordCgroup:
         builder_.apply(r, s);
         if (cfg_.show_cgroup_events) print_side_band(r, s, s.pid, s.tid, 0);

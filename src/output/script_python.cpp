@@ -24,9 +24,11 @@
 #include "readperf/reader/event_name.h"
 #include "readperf/reader/perf_data.h"
 #include "readperf/reader/record_swap.h"
+#include "readperf/reader/side_band.h"
 #include "readperf/session/map.h"
 #include "readperf/session/thread.h"
 #include "script_python_db.h"
+#include "script_python_side_band.h"
 
 namespace py = pybind11;
 
@@ -147,6 +149,7 @@ class PythonEngine : public ScriptEngine {
     std::string error;
     try {
       db_mode_ = db_.setup(globals(), &error);
+      db_.set_events(&data.events());
       if (!error.empty()) return make_error(error);
       if (db_mode_) db_.branch_types();
     } catch (py::error_already_set& e) {
@@ -159,9 +162,8 @@ class PythonEngine : public ScriptEngine {
 
   void process_sample(const Sample& s, const Evsel& evsel, const ResolvedSample& rs,
                       Resolver& resolver) override {
-    if (failed_) return;
     resolver_ = &resolver;
-    try {
+    guarded([&] {
       if (evsel.attr.type == kTypeTracepoint) {
         process_tracepoint(s, evsel, rs);
       } else if (db_mode_) {
@@ -169,12 +171,45 @@ class PythonEngine : public ScriptEngine {
       } else {
         process_general(s, evsel, rs);
       }
-    } catch (py::error_already_set& e) {
-      // call_object(): perf prints the exception and exits.
-      e.restore();
-      PyErr_Print();
-      failed_ = true;
-    }
+    });
+  }
+
+  // python_process_switch(): the context switch table in db-export mode, else the
+  // script's context_switch().
+  void process_switch(const SwitchEvent& e, const Sample& s, Machine& machine) override {
+    guarded([&] {
+      if (db_mode_) {
+        db_.context_switch(e, s, machine);
+      } else if (py::object h = handler("context_switch")) {
+        h(*context_switch_args(e, s));
+      }
+    });
+  }
+
+  void process_throttle(const ThrottleEvent& e, const Sample& s) override {
+    guarded([&] {
+      if (py::object h = handler(e.throttle ? "throttle" : "unthrottle")) h(*throttle_args(e, s));
+    });
+  }
+
+  void process_auxtrace_error(const AuxtraceErrorEvent& e) override {
+    guarded([&] {
+      if (py::object h = handler("auxtrace_error")) h(*auxtrace_error_args(e));
+    });
+  }
+
+  void process_stat(const Evsel& counter, int32_t cpu, int32_t thread, uint64_t time, uint64_t val,
+                    uint64_t ena, uint64_t run) override {
+    guarded([&] {
+      std::string name = stat_handler_name(event_name_of(counter));
+      if (py::object h = handler(name.c_str())) h(*stat_args(cpu, thread, time, val, ena, run));
+    });
+  }
+
+  void process_stat_interval(uint64_t time) override {
+    guarded([&] {
+      if (py::object h = handler("stat__interval")) h(time);
+    });
   }
 
   Status stop() override {
@@ -188,12 +223,29 @@ class PythonEngine : public ScriptEngine {
  private:
   py::dict globals() const { return py::reinterpret_borrow<py::dict>(main_); }
 
-  // get_handler(): a callable of the script's globals.
+  // call_object(): a handler that raises has perf print the exception and stop; readperf
+  // calls no handler after it and fails at the end.
+  template <class F>
+  void guarded(F&& f) {
+    if (failed_) return;
+    try {
+      f();
+    } catch (py::error_already_set& e) {
+      e.restore();
+      PyErr_Print();
+      failed_ = true;
+    }
+  }
+
+  // get_handler(): a callable of the script's globals (none for a name that is not one).
   py::object handler(const char* name) {
     auto it = handlers_.find(name);
     if (it != handlers_.end()) return it->second;
     py::object h;
-    if (globals().contains(name)) h = globals()[name];
+    if (globals().contains(name)) {
+      py::object o = globals()[name];
+      if (PyCallable_Check(o.ptr())) h = o;
+    }
     handlers_.emplace(name, h);
     return h;
   }

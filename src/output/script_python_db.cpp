@@ -8,6 +8,7 @@
 #include "readperf/format/perf_abi.h"
 #include "readperf/reader/event_list.h"
 #include "readperf/reader/sample.h"
+#include "readperf/reader/side_band.h"
 #include "readperf/session/machine.h"
 #include "readperf/session/map.h"
 #include "readperf/session/thread.h"
@@ -79,6 +80,12 @@ size_t exec_comm_index(const Thread& t) {
   return 0;
 }
 
+// thread__main_thread(): itself, none without a pid, else the process's thread if known.
+const Thread* main_thread_of(Machine& machine, const Thread* t) {
+  if (t->pid == t->tid) return t;
+  return t->pid == -1 ? nullptr : machine.find_thread(t->pid, t->pid);
+}
+
 }  // namespace
 
 py::object PythonDbExport::handler(const py::dict& globals, const char* name) {
@@ -108,6 +115,7 @@ bool PythonDbExport::setup(const py::dict& globals, std::string* error) {
   branch_type_h_ = handler(globals, "branch_type_table");
   sample_h_ = handler(globals, "sample_table");
   call_path_h_ = handler(globals, "call_path_table");
+  context_switch_h_ = handler(globals, "context_switch_table");
   call_paths_.push_back({kNoParent, 0, 0});  // call_path_root__new()'s root
   return true;
 }
@@ -255,6 +263,42 @@ void PythonDbExport::export_call_path(uint32_t cp) {
   call(call_path_h_, py::make_tuple(d64(p.db_id), d64(parent_id), d64(p.sym_id), d64(p.ip)));
 }
 
+bool PythonDbExport::comm_exec(const Machine& machine) const {
+  return machine.comm_exec() || (events_ && events_->has_comm_exec());
+}
+
+void PythonDbExport::export_machine() {
+  if (machine_id_) return;
+  machine_id_ = 1;
+  call(machine_h_, py::make_tuple(d64(machine_id_), s32(-1), std::string()));  // the host
+}
+
+void PythonDbExport::pid_tid(Machine& machine, int32_t pid, int32_t tid, uint64_t* thread,
+                             uint64_t* comm, bool* idle) {
+  const Thread* t = machine.find_thread(pid, tid);
+  if (!t || !t->comm_set) return;
+  *idle = t->pid == 0 && t->tid == 0;
+  threads(t, main_thread_of(machine, t), comm_exec(machine), comm);
+  *thread = exported_thread(t);
+}
+
+void PythonDbExport::context_switch(const SwitchEvent& e, const Sample& s, Machine& machine) {
+  export_machine();
+  uint64_t th_a = 0, th_b = 0, comm_a = 0, comm_b = 0;
+  bool idle_a = false, idle_b = false;
+  pid_tid(machine, s.pid, s.tid, &th_a, &comm_a, &idle_a);
+  if (e.cpu_wide) pid_tid(machine, e.next_prev_pid, e.next_prev_tid, &th_b, &comm_b, &idle_b);
+  // Not when both threads are unknown (not traced), or one is and the other is idle.
+  if ((!th_a || idle_a) && (!th_b || idle_b)) return;
+  uint64_t id = ++last_context_switch_;
+  int flags = (e.out ? 1 : 0) | (e.out_preempt ? 2 : 0);
+  uint64_t th_out = e.out ? th_a : th_b, th_in = e.out ? th_b : th_a;
+  uint64_t comm_out = e.out ? comm_a : comm_b, comm_in = e.out ? comm_b : comm_a;
+  call(context_switch_h_,
+       py::make_tuple(d64(id), d64(machine_id_), d64(s.time), s32(static_cast<int32_t>(s.cpu)),
+                      d64(th_out), d64(comm_out), d64(th_in), d64(comm_in), s32(flags)));
+}
+
 void PythonDbExport::sample(const Sample& s, const Evsel& evsel, const std::string& event_name,
                             const ResolvedSample& rs, Resolver& resolver) {
   if (!rs.thread) return;
@@ -265,19 +309,12 @@ void PythonDbExport::sample(const Sample& s, const Evsel& evsel, const std::stri
     evsel_id = ++last_evsel_;
     call(evsel_h_, py::make_tuple(d64(evsel_id), event_name));
   }
-  if (!machine_id_) {
-    machine_id_ = 1;
-    call(machine_h_, py::make_tuple(d64(machine_id_), s32(-1), std::string()));  // the host
-  }
-  // thread__main_thread(): itself, none without a pid, else the process's thread if known.
+  export_machine();
   Machine& machine = resolver.machine();
   const Thread* t = rs.thread;
-  const Thread* main_thread = t;
-  if (t->pid != t->tid) {
-    main_thread = t->pid == -1 ? nullptr : machine.find_thread(t->pid, t->pid);
-  }
+  const Thread* main_thread = main_thread_of(machine, t);
   uint64_t comm = 0;
-  threads(t, main_thread, machine.comm_exec(), &comm);
+  threads(t, main_thread, comm_exec(machine), &comm);
   uint64_t id = ++last_sample_;
   // db_ids_from_al() for the sample's own address.
   uint64_t dso = 0, sym = 0, offset = 0;

@@ -25,6 +25,9 @@ struct Thread;
 struct Dso;
 struct Symbol;
 class Resolver;
+class Machine;
+class EventList;
+struct SwitchEvent;
 
 class PythonDbExport {
  public:
@@ -32,11 +35,17 @@ class PythonDbExport {
   // perf_db_export_callchains; perf_db_export_calls is refused: no call-return processor).
   // Returns false when the script does not ask for db-export mode.
   bool setup(const pybind11::dict& globals, std::string* error);
+  // The recording's events, whose attrs decide machine->comm_exec with the exec COMMs
+  // (session.c perf_session__set_comm_exec(), on each attr of a pipe).
+  void set_events(const EventList* events) { events_ = events; }
   // db_export__branch_types().
   void branch_types();
   // db_export__sample().
   void sample(const Sample& s, const Evsel& evsel, const std::string& event_name,
               const ResolvedSample& rs, Resolver& resolver);
+  // db_export__switch(): the threads of a context switch (and, with a context_switch_table
+  // handler, its row) when one of them is known and not the idle task.
+  void context_switch(const SwitchEvent& e, const Sample& s, Machine& machine);
 
  private:
   struct CallPath {
@@ -48,6 +57,12 @@ class PythonDbExport {
   static constexpr uint32_t kNoParent = ~0u;
 
   pybind11::object handler(const pybind11::dict& globals, const char* name);
+  // db_export__machine(): the host, once.
+  void export_machine();
+  // db_export__pid_tid(): a thread with a comm and its main thread exported; its id (0 for
+  // none) and its process's exec comm id.
+  void pid_tid(Machine& machine, int32_t pid, int32_t tid, uint64_t* thread, uint64_t* comm,
+               bool* idle);
   void call(const pybind11::object& h, const pybind11::tuple& t);
   // The thread's id, 0 before it was exported.
   uint64_t exported_thread(const Thread* t) const;
@@ -65,12 +80,17 @@ class PythonDbExport {
   uint32_t call_path(uint32_t parent, uint64_t sym_id, uint64_t ip);
   void export_call_path(uint32_t cp);
 
+  // machine__thread_exec_comm(): the exec comm when the machine has exec COMMs, else the
+  // current one.
+  bool comm_exec(const Machine& machine) const;
+
+  const EventList* events_ = nullptr;
   bool callchains_ = false;
   pybind11::object evsel_h_, machine_h_, thread_h_, comm_h_, comm_thread_h_, dso_h_, symbol_h_,
-      branch_type_h_, sample_h_, call_path_h_;
+      branch_type_h_, sample_h_, call_path_h_, context_switch_h_;
   uint64_t machine_id_ = 0;
   uint64_t last_thread_ = 0, last_comm_ = 0, last_comm_thread_ = 0, last_dso_ = 0, last_symbol_ = 0,
-           last_sample_ = 0, last_call_path_ = 0, last_evsel_ = 0;
+           last_sample_ = 0, last_call_path_ = 0, last_evsel_ = 0, last_context_switch_ = 0;
   std::vector<uint64_t> evsel_ids_;
   std::unordered_map<const Thread*, std::tuple<int32_t, int32_t, uint64_t>> thread_ids_;
   std::map<std::pair<const Thread*, size_t>, uint64_t> comm_ids_;

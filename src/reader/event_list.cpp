@@ -86,4 +86,11 @@ uint64_t EventList::combined_sample_type() const {
   return t;
 }
 
+bool EventList::has_comm_exec() const {
+  for (size_t i = 0; i < size(); ++i) {
+    if ((*this)[i].attr.comm_exec()) return true;
+  }
+  return false;
+}
+
 }  // namespace readperf

@@ -49,6 +49,7 @@ struct EventAttr {
   unsigned precise_ip() const { return (flags >> 15) & 3; }
   bool sample_id_all() const { return flag(18); }
   bool mmap2() const { return flag(23); }
+  bool comm_exec() const { return flag(24); }
   bool use_clockid() const { return flag(25); }
   bool build_id() const { return flag(34); }
 };

@@ -48,6 +48,8 @@ class EventList {
   // event has sample_id_all (evlist__sample_id_all).
   uint64_t combined_sample_type() const;
   bool sample_id_all() const { return !empty() && first().attr.sample_id_all(); }
+  // session.c perf_session__has_comm_exec(): an event asks for exec-flagged COMMs.
+  bool has_comm_exec() const;
 
  private:
   std::vector<std::unique_ptr<Evsel>> evsels_;

@@ -12,7 +12,7 @@ def make_table(name):
 
 
 for _name in ("evsel", "machine", "thread", "comm", "comm_thread", "dso", "symbol",
-              "branch_type", "sample", "call_path"):
+              "branch_type", "sample", "call_path", "context_switch"):
     globals()[_name + "_table"] = make_table(_name)
 
 
