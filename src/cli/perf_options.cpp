@@ -155,6 +155,13 @@ class CommandArgs {
             return CommandArgs(*sub).rewrite(args, i + 1, out);
           }
         }
+        if (stops_at_non_option()) {
+          // The rest is the script's or the script command's (report NAME ARGS...).
+          flush(out);
+          out.push_back("--");
+          out.insert(out.end(), args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+          return std::nullopt;
+        }
         pending_.push_back({a, nullptr});
         ++i;
         continue;
@@ -170,6 +177,10 @@ class CommandArgs {
   CLI::App& command() { return cmd_; }
 
  private:
+  // builtin-script.c cmd_script(): PARSE_OPT_STOP_AT_NON_OPTION, so that `script -s X.py ARG
+  // -x` and `script report NAME -i FILE` hand what follows to the script.
+  bool stops_at_non_option() const { return cmd_.get_name() == "script"; }
+
   void flush(std::vector<std::string>& out) {
     for (auto& [arg, opt] : pending_) out.push_back(std::move(arg));
     pending_.clear();

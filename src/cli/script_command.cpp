@@ -13,6 +13,7 @@
 #include "readperf/output/script_generate.h"
 #include "readperf/output/script_list.h"
 #include "readperf/output/script_printer.h"
+#include "script_launch.h"
 #ifdef READPERF_PYTHON_SCRIPTING
 #include "readperf/output/script_python.h"
 #endif
@@ -169,10 +170,19 @@ int run_script(const ScriptOptions& o) {
   cfg.symbols.full_source_path = o.full_source_path;
   cfg.symbols.inline_names = o.inline_names;
 
+  // builtin-script.c: words after the options without -s name a script (or `report NAME`).
+  std::string script = o.script;
+  std::vector<std::string> script_args = o.script_args;
+  if (script.empty() && !script_args.empty()) {
+    ScriptOptions named = o;
+    if (std::optional<int> done = launch_script_words(named)) return *done;
+    script = named.script;
+    script_args = named.script_args;
+  }
   // builtin-script.c: -s picks the engine by the script's extension (`python:` names it).
   std::unique_ptr<ScriptEngine> engine;
-  if (!o.script.empty()) {
-    std::string path = o.script;
+  if (!script.empty()) {
+    std::string path = script;
     if (path.starts_with("python:") || path.starts_with("py:"))
       path = path.substr(path.find(':') + 1);
     if (!path.ends_with(".py")) {
@@ -180,15 +190,12 @@ int run_script(const ScriptOptions& o) {
       return 1;
     }
 #ifdef READPERF_PYTHON_SCRIPTING
-    engine = make_python_engine(path, o.script_args, {.show_kernel_path = cfg.show_kernel_path});
+    engine = make_python_engine(path, script_args, {.show_kernel_path = cfg.show_kernel_path});
     cfg.engine = engine.get();
 #else
     fmt::print(stderr, "readperf: script -s: this readperf was built without Python\n");
     return 1;
 #endif
-  } else if (!o.script_args.empty()) {
-    fmt::print(stderr, "readperf: script: unexpected argument `{}'\n", o.script_args[0]);
-    return 129;
   }
 
   auto data = PerfData::open(o.input);

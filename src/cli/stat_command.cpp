@@ -15,6 +15,23 @@ CLI::App* add_stat_command(CLI::App& app, StatOptions& opts) {
   CLI::App* rep = stat->add_subcommand("report", "the counts of a perf stat record file");
   rep->add_option("-i,--input", opts.input, "input file, - for standard input")
       ->capture_default_str();
+  // builtin-stat.c __cmd_report(): OPT_SET_UINT()s of one variable, the last given wins.
+  static constexpr std::pair<const char*, int> kModes[] = {{"--per-socket", 2},
+                                                           {"--per-die", 3},
+                                                           {"--per-core", 4},
+                                                           {"--per-node", 7},
+                                                           {"-A,--no-aggr", 0}};
+  static constexpr const char* kHelp[] = {
+      "aggregate counts per processor socket", "aggregate counts per processor die",
+      "aggregate counts per physical processor core", "aggregate counts per numa node",
+      "disable CPU count aggregation"};
+  for (size_t i = 0; i < std::size(kModes); ++i) {
+    int mode = kModes[i].second;
+    // Each flag sets the mode when it is met, so the last on the command line wins.
+    rep->add_flag_callback(
+           kModes[i].first, [&opts, mode] { opts.aggr_mode = mode; }, kHelp[i])
+        ->trigger_on_parse();
+  }
   return stat;
 }
 
@@ -26,7 +43,7 @@ int run_stat_report(const StatOptions& o) {
   }
   print_open_warnings(**data);
   OutBuffer out(stdout);
-  Status st = readperf::run_stat_report(**data, out);
+  Status st = readperf::run_stat_report(**data, out, {.aggr_mode = o.aggr_mode});
   out.flush();
   if (!st) {
     fmt::print(stderr, "readperf: {}\n", st.error().message());

@@ -5,10 +5,10 @@
 //   OutBuffer out(stdout);
 //   Status st = run_stat_report(*data, out);
 //
-// Printed as perf 6.1 does without options: the default (human) format with its shadow
-// metrics (CPUs utilized, GHz, insn per cycle, /sec, of all branches). Counts aggregated
-// globally (AGGR_GLOBAL, what `perf stat record` writes without -A/--per-*) are printed;
-// other aggregation modes and interval files (-I) give an error for now.
+// Printed as perf 6.1 does: the default (human) format with its shadow metrics (CPUs
+// utilized, GHz, insn per cycle, /sec, of all branches), interval files (-I) too, in the
+// recording's aggregation (global, -A, --per-socket, --per-die, --per-core, --per-node,
+// --per-thread) or the one the options ask for.
 #pragma once
 
 #include "readperf/format/error.h"
@@ -17,6 +17,12 @@
 
 namespace readperf {
 
-Status run_stat_report(PerfData& data, OutBuffer& out);
+struct StatReportOptions {
+  // --per-socket (2), --per-die (3), --per-core (4), --per-node (7), -A (0): stat.h's
+  // aggr_mode to print in instead of the recorded one; -1 for the recorded one.
+  int aggr_mode = -1;
+};
+
+Status run_stat_report(PerfData& data, OutBuffer& out, const StatReportOptions& options = {});
 
 }  // namespace readperf

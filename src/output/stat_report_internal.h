@@ -1,0 +1,136 @@
+// The pieces of `stat report` (stat_report.cpp: the records and each round's processing;
+// stat_display.cpp: the table). Not a public API.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "readperf/format/error.h"
+#include "readperf/output/out_buffer.h"
+#include "readperf/output/stat_report.h"
+#include "readperf/reader/perf_data.h"
+
+namespace readperf {
+
+// stat.h enum aggr_mode.
+enum StatAggrMode : int {
+  kAggrNone = 0,
+  kAggrGlobal = 1,
+  kAggrSocket = 2,
+  kAggrDie = 3,
+  kAggrCore = 4,
+  kAggrThread = 5,
+  kAggrUnset = 6,
+  kAggrNode = 7,
+};
+
+struct StatCounts {
+  uint64_t val = 0, ena = 0, run = 0;
+};
+
+// One event's counts: per cpu index and thread (cpu_idx * nr_threads + thread) as the STAT
+// records left them and, after a round, as its deltas; the previous round's raw counts
+// (evsel->prev_raw_counts); AGGR_GLOBAL's sum.
+struct StatCounter {
+  std::string unit;  // EVENT_UPDATE's (evsel.c evsel__init: "")
+  double scale = 1.0;
+  std::vector<StatCounts> counts;
+  std::vector<StatCounts> prev_raw;
+  StatCounts aggr, prev_aggr;
+  int8_t scaled = 0;
+  bool supported = false;  // a STAT record came for it (perf_event__process_stat_event)
+};
+
+// util/stat.c: struct stats, its running mean.
+struct StatMean {
+  double n = 0, mean = 0;
+  void update(double v) {
+    ++n;
+    mean += (v - mean) / n;
+  }
+};
+
+// cpumap.h struct aggr_cpu_id, for the modes that group cpus (-1: not part of the id).
+struct StatAggrId {
+  int node = -1, socket = -1, die = -1, core = -1;
+  auto key() const { return std::tie(node, socket, die, core); }
+  bool operator==(const StatAggrId& o) const { return key() == o.key(); }
+  bool operator<(const StatAggrId& o) const { return key() < o.key(); }
+};
+
+// stat-shadow.c's runtime stats this printer uses.
+enum StatKind { kStatNsecs, kStatCycles, kStatBranches };
+
+// evsel.h evsel__is_clock(); a hardware event of `config`; stat-shadow.c's context of a
+// stat kind (none for clock events).
+bool stat_is_clock(const EventAttr& a);
+bool stat_is_hw(const EventAttr& a, uint64_t config);
+int stat_context(StatKind kind, const EventAttr& a);
+
+class StatReport : public EventSink {
+ public:
+  StatReport(PerfData& pd, OutBuffer& out, const StatReportOptions& options)
+      : pd_(pd), out_(out), options_(options) {}
+
+  void on_user_record(const RecordView& r) override;
+  Status status() const { return status_; }
+  bool done() const override { return !status_; }
+
+ private:
+  // stat_report.cpp
+  size_t nr_threads() const { return std::max<size_t>(thread_pids_.size(), 1); }
+  size_t nr_cpus() const { return std::max<size_t>(cpus_.size(), 1); }
+  StatCounter& counter(size_t index);
+  void on_stat_config(ByteCursor c);
+  void on_stat(ByteCursor c);
+  void on_round(uint64_t type, uint64_t time);
+  void process_counter(const Evsel& ev, StatCounter& k);
+  void process_counter_values(const Evsel& ev, StatCounter& k);
+  // stat-shadow.c perf_stat__update_shadow_stats() under `map_idx`.
+  void update_shadow(const EventAttr& a, uint64_t val, double scale, int map_idx);
+  // builtin-stat.c perf_stat__get_*_file(): a cpu's socket, die, core or NUMA node.
+  StatAggrId aggr_id(int cpu) const;
+  // aggr_cpu_id__cpu()'s socket of the running machine: whether AGGR_NONE names the cpu.
+  bool cpu_has_socket(int cpu) const;
+
+  // stat_display.cpp
+  void print_counters();
+  void print_interval_header();
+  void print_header();
+  void print_footer();
+  void print_global(const Evsel& ev, const StatCounter& k);
+  void print_per_cpu(const Evsel& ev, const StatCounter& k);
+  void print_aggregates();
+  void print_per_thread(const Evsel& ev, const StatCounter& k);
+  // printout(): the counts of one line after its `aggr` columns.
+  void print_line(const std::string& aggr, const Evsel& ev, const StatCounter& k, uint64_t val,
+                  uint64_t ena, uint64_t run, int map_idx);
+  const StatMean* runtime(StatKind kind, const EventAttr& a, int map_idx) const;
+  void metric(const char* fmt_spec, const char* unit, double val);
+  void shadow(const EventAttr& a, double avg, double scale, int map_idx);
+  void running(uint64_t run, uint64_t ena);
+
+  PerfData& pd_;
+  OutBuffer& out_;
+  StatReportOptions options_;
+  std::vector<int> cpus_;
+  std::vector<int32_t> thread_pids_;  // THREAD_MAP
+  std::vector<std::string> thread_comms_;
+  bool have_cpus_ = false, have_threads_ = false;
+  int aggr_mode_ = kAggrGlobal;
+  uint64_t interval_ = 0;
+  bool scale_ = true;
+  std::vector<StatCounter> counters_;
+  std::map<std::tuple<int, int, int>, StatMean> runtime_;  // by StatKind, context, map index
+  StatMean walltime_;
+  std::string prefix_;  // the interval's time, before each line
+  int nr_intervals_ = 0;
+  bool free_counters_hint_ = false;
+  Status status_;
+};
+
+}  // namespace readperf
