@@ -13,6 +13,7 @@
 #include "readperf/output/script_printer.h"
 #include "readperf/reader/perf_data.h"
 #include "readperf/session/thread.h"
+#include "stat_counts.h"
 
 namespace readperf {
 
@@ -61,23 +62,10 @@ class ScriptStat {
   void on_user_record(const RecordView& r);
 
  private:
-  struct Counts {
-    uint64_t val = 0, ena = 0, run = 0;
-  };
-  // One event's counts by cpu_idx * threads + thread_idx, the raw counts of the previous
-  // round (evsel->prev_raw_counts) and AGGR_GLOBAL's sum.
-  struct Counter {
-    std::vector<Counts> counts;
-    std::vector<Counts> prev_raw;
-    Counts aggr;
-    Counts prev_aggr;
-  };
   void round(uint64_t time);
-  void process_counter(Counter& c);
-  void print_counter(const Evsel& evsel, Counter& c, uint64_t time);
-  void script_counter(const Evsel& evsel, Counter& c, uint64_t time);
-  Counts& counts(size_t evsel, size_t cpu_idx, size_t thread_idx);
-  size_t slots() const;
+  void print_counter(const Evsel& evsel, StatCounter& c, uint64_t time);
+  void script_counter(const Evsel& evsel, StatCounter& c, uint64_t time);
+  StatCounts& counts(size_t evsel, size_t cpu_idx, size_t thread_idx);
 
   const PerfData& pd_;
   OutBuffer& out_;
@@ -86,7 +74,7 @@ class ScriptStat {
   std::vector<int> cpus_;          // CPU_MAP
   bool scale_ = true;              // STAT_CONFIG's scale
   int aggr_mode_ = 1;              // STAT_CONFIG's aggr_mode (AGGR_GLOBAL)
-  std::vector<Counter> counters_;  // by evsel
+  std::vector<StatCounter> counters_;  // by evsel
   bool header_printed_ = false;
 };
 

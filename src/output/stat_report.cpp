@@ -31,28 +31,6 @@ int context_of(const EventAttr& a) {
   return ctx;
 }
 
-// lib/perf/evsel.c perf_counts_values__scale(): -1 when the counter never ran, 1 when scaled.
-int8_t scale_counts(StatCounts& c) {
-  if (c.run == 0) {
-    c.val = 0;
-    return -1;
-  }
-  if (c.run < c.ena) {
-    c.val = static_cast<uint64_t>(static_cast<double>(c.val) * c.ena / c.run);
-    return 1;
-  }
-  return 0;
-}
-
-// evsel.c evsel__compute_deltas(): the count less the last round's raw one, which it becomes.
-void compute_delta(StatCounts& c, StatCounts& prev) {
-  StatCounts raw = c;
-  c.val -= prev.val;
-  c.ena -= prev.ena;
-  c.run -= prev.run;
-  prev = raw;
-}
-
 }  // namespace
 
 bool stat_is_clock(const EventAttr& a) {  // evsel.h evsel__is_clock()
@@ -188,53 +166,19 @@ void StatReport::on_round(uint64_t type, uint64_t time) {
   print_counters();
 }
 
-// stat.c perf_stat_process_counter(): AGGR_GLOBAL sums the counts and takes the sum's delta
-// from the last round, scaled (its `scaled` kept for the printer); the other modes turn each
-// count into its delta, scaled, in place.
+// stat.c perf_stat_process_counter(), with the shadow stats: per cpu for -A and per thread
+// for --per-thread as each count is processed, of AGGR_GLOBAL's sum under index 0 (the
+// aggregates' come when they are printed, aggr_update_shadow()).
 void StatReport::process_counter(const Evsel& ev, StatCounter& k) {
-  k.aggr = StatCounts{};
-  k.counts.resize(nr_cpus() * nr_threads());
-  k.prev_raw.resize(k.counts.size());
-  process_counter_values(ev, k);
-  if (aggr_mode_ != kAggrGlobal) return;
-  StatCounts a = k.aggr;
-  compute_delta(a, k.prev_aggr);
-  k.scaled = scale_ ? scale_counts(a) : 0;
-  k.aggr = a;
-  update_shadow(ev.attr, a.val, k.scale, 0);
-}
-
-// stat.c process_counter_maps(), process_counter_values().
-void StatReport::process_counter_values(const Evsel& ev, StatCounter& k) {
-  size_t nt = nr_threads();
-  for (size_t thread = 0; thread < nt; ++thread) {
-    for (size_t idx = 0; idx < nr_cpus(); ++idx) {
-      StatCounts& v = k.counts[idx * nt + thread];
-      switch (aggr_mode_) {
-        case kAggrGlobal:
-          k.aggr.val += v.val;
-          k.aggr.ena += v.ena;
-          k.aggr.run += v.run;
-          break;
-        case kAggrNone:
-        case kAggrSocket:
-        case kAggrDie:
-        case kAggrCore:
-        case kAggrThread:
-        case kAggrNode:
-          compute_delta(v, k.prev_raw[idx * nt + thread]);
-          if (scale_) scale_counts(v);
-          if (aggr_mode_ == kAggrNone)
-            update_shadow(ev.attr, v.val, k.scale, static_cast<int>(idx));
-          if (aggr_mode_ == kAggrThread) {
-            update_shadow(ev.attr, v.val, k.scale, static_cast<int>(thread));
-          }
-          break;
-        default:
-          break;
-      }
-    }
-  }
+  process_stat_counter(k, aggr_mode_, scale_, nr_cpus(), nr_threads(),
+                       [&](size_t idx, size_t thread, const StatCounts& v) {
+                         if (aggr_mode_ == kAggrNone) {
+                           update_shadow(ev.attr, v.val, k.scale, static_cast<int>(idx));
+                         } else if (aggr_mode_ == kAggrThread) {
+                           update_shadow(ev.attr, v.val, k.scale, static_cast<int>(thread));
+                         }
+                       });
+  if (aggr_mode_ == kAggrGlobal) update_shadow(ev.attr, k.aggr.val, k.scale, 0);
 }
 
 // stat-shadow.c perf_stat__update_shadow_stats(): clocks in ns, the others scaled.

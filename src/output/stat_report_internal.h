@@ -13,37 +13,9 @@
 #include "readperf/output/out_buffer.h"
 #include "readperf/output/stat_report.h"
 #include "readperf/reader/perf_data.h"
+#include "stat_counts.h"
 
 namespace readperf {
-
-// stat.h enum aggr_mode.
-enum StatAggrMode : int {
-  kAggrNone = 0,
-  kAggrGlobal = 1,
-  kAggrSocket = 2,
-  kAggrDie = 3,
-  kAggrCore = 4,
-  kAggrThread = 5,
-  kAggrUnset = 6,
-  kAggrNode = 7,
-};
-
-struct StatCounts {
-  uint64_t val = 0, ena = 0, run = 0;
-};
-
-// One event's counts: per cpu index and thread (cpu_idx * nr_threads + thread) as the STAT
-// records left them and, after a round, as its deltas; the previous round's raw counts
-// (evsel->prev_raw_counts); AGGR_GLOBAL's sum.
-struct StatCounter {
-  std::string unit;  // EVENT_UPDATE's (evsel.c evsel__init: "")
-  double scale = 1.0;
-  std::vector<StatCounts> counts;
-  std::vector<StatCounts> prev_raw;
-  StatCounts aggr, prev_aggr;
-  int8_t scaled = 0;
-  bool supported = false;  // a STAT record came for it (perf_event__process_stat_event)
-};
 
 // util/stat.c: struct stats, its running mean.
 struct StatMean {
@@ -89,7 +61,6 @@ class StatReport : public EventSink {
   void on_stat(ByteCursor c);
   void on_round(uint64_t type, uint64_t time);
   void process_counter(const Evsel& ev, StatCounter& k);
-  void process_counter_values(const Evsel& ev, StatCounter& k);
   // stat-shadow.c perf_stat__update_shadow_stats() under `map_idx`.
   void update_shadow(const EventAttr& a, uint64_t val, double scale, int map_idx);
   // builtin-stat.c perf_stat__get_*_file(): a cpu's socket, die, core or NUMA node.
