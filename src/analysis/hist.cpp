@@ -126,10 +126,12 @@ bool Hists::same_key(const uint64_t* a, const uint64_t* b) const {
 uint64_t Hists::key_hash(const uint64_t* k) const { return hash_words(k, key_words_); }
 
 namespace {
-// he_stat__add_cpumode_period(): PERF_RECORD_MISC_KERNEL and _USER.
+// he_stat__add_cpumode_period(): PERF_RECORD_MISC_KERNEL, _USER, _GUEST_KERNEL, _GUEST_USER.
 void add_cpumode_period(HistEntry& e, uint8_t cpumode, uint64_t period) {
   if (cpumode == 1) e.period_sys += period;
   if (cpumode == 2) e.period_us += period;
+  if (cpumode == 4) e.period_guest_sys += period;
+  if (cpumode == 5) e.period_guest_us += period;
 }
 }  // namespace
 
@@ -217,13 +219,15 @@ void Hists::merge_entry(uint32_t dst_id, uint32_t src_id) {
   dst.nr_events += src.nr_events;
   dst.period_sys += src.period_sys;
   dst.period_us += src.period_us;
+  dst.period_guest_sys += src.period_guest_sys;
+  dst.period_guest_us += src.period_guest_us;
   dst.acc_period += src.acc_period;
   dst.acc_events += src.acc_events;
   // callchain.c callchain_merge() merges the branches only: dst's max_depth stays its own.
   if (config_.use_callchain) tree_.merge(dst.chain_root, src.chain_root);
   // Left in entries() with nothing: readers of every entry count it once.
   src.period = src.nr_events = src.acc_period = src.acc_events = 0;
-  src.period_sys = src.period_us = 0;
+  src.period_sys = src.period_us = src.period_guest_sys = src.period_guest_us = 0;
   if (merged_.empty()) merged_.assign(entries_.size(), false);
   merged_[src_id] = true;
 }
@@ -948,6 +952,11 @@ int Hists::output_cmp(uint32_t a_id, uint32_t b_id) const {
   for (const HistField& f : config_.sort.sort_list) {
     switch (f.hpp) {
       case HppField::kOverheadChildren:
+        // ui/hist.c __hpp__sort_acc(): no order without cumulated call chains.
+        if (!config_.children) {
+          c = 0;
+          break;
+        }
         c = field_cmp(a.acc_period, b.acc_period);
         if (c) return c;
         // ui/hist.c __hpp__sort_acc(): "put caller above callee when they have equal period".
@@ -966,6 +975,12 @@ int Hists::output_cmp(uint32_t a_id, uint32_t b_id) const {
         break;
       case HppField::kOverheadUs:
         c = group_cmp(a_id, b_id, &HistEntry::period_us);
+        break;
+      case HppField::kOverheadGuestSys:
+        c = group_cmp(a_id, b_id, &HistEntry::period_guest_sys);
+        break;
+      case HppField::kOverheadGuestUs:
+        c = group_cmp(a_id, b_id, &HistEntry::period_guest_us);
         break;
       case HppField::kSamples:
         c = group_cmp(a_id, b_id, &HistEntry::nr_events);

@@ -93,6 +93,8 @@ void Hists::build_hierarchy(const std::vector<uint32_t>& entries_in,
         e.nr_events += add.nr_events;
         e.period_sys += add.period_sys;
         e.period_us += add.period_us;
+        e.period_guest_sys += add.period_guest_sys;
+        e.period_guest_us += add.period_guest_us;
         parent = found;
         continue;
       }

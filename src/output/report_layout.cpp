@@ -100,6 +100,10 @@ Column hpp_column(HppField f, bool overhead_is_self) {
       return {f, {}, "sys", 0, 8};
     case HppField::kOverheadUs:
       return {f, {}, "usr", 0, 8};
+    case HppField::kOverheadGuestSys:
+      return {f, {}, "guest sys", 0, 9};
+    case HppField::kOverheadGuestUs:
+      return {f, {}, "guest usr", 0, 9};
     case HppField::kSamples:
       return {f, {}, "Samples", 0, 12};
     case HppField::kPeriod:
@@ -290,6 +294,12 @@ void put_hpp_column(fmt::memory_buffer& b, const Hists& hists, uint32_t id, cons
   uint64_t HistEntry::*field = nullptr;
   switch (c.field) {
     case HppField::kOverheadChildren:
+      // hpp__fmt_acc(): without cumulated call chains (none recorded) the column says so,
+      // once, even in a group view.
+      if (!hists.config().children) {
+        fmt::format_to(std::back_inserter(b), " {:>{}}", "N/A", c.len - 1);
+        return;
+      }
       field = &HistEntry::acc_period;
       break;
     case HppField::kOverhead:
@@ -301,6 +311,12 @@ void put_hpp_column(fmt::memory_buffer& b, const Hists& hists, uint32_t id, cons
       break;
     case HppField::kOverheadUs:
       field = &HistEntry::period_us;
+      break;
+    case HppField::kOverheadGuestSys:
+      field = &HistEntry::period_guest_sys;
+      break;
+    case HppField::kOverheadGuestUs:
+      field = &HistEntry::period_guest_us;
       break;
     case HppField::kSamples:
       field = &HistEntry::nr_events;

@@ -261,6 +261,8 @@ struct HistEntry {
   uint64_t nr_events = 0;   // self samples
   uint64_t period_sys = 0;  // self period of kernel-mode samples (he_stat.period_sys)
   uint64_t period_us = 0;   // self period of user-mode samples
+  uint64_t period_guest_sys = 0;  // of a guest's kernel-mode samples
+  uint64_t period_guest_us = 0;   // of a guest's user-mode samples
   uint64_t acc_period = 0;
   uint64_t acc_events = 0;
   CallTree::NodeId chain_root = CallTree::kNone;

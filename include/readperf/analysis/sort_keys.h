@@ -114,6 +114,8 @@ enum class HppField : uint8_t {
   kOverhead,          // "overhead": Overhead (Self when cumulating)
   kOverheadSys,       // "overhead_sys": the kernel-mode share of the period
   kOverheadUs,        // "overhead_us": the user-mode share
+  kOverheadGuestSys,  // "overhead_guest_sys": a guest kernel's share
+  kOverheadGuestUs,   // "overhead_guest_us": a guest user space's share
   kSamples,           // "sample": the number of samples
   kPeriod,            // "period": the period
   kSortKey,           // not an hpp field: the sort key `key`
