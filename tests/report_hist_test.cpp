@@ -96,8 +96,12 @@ TEST(SortKeysTest, PrefixesAndDuplicates) {
   ASSERT_TRUE(s);
   EXPECT_EQ(s->keys, (std::vector<SortKey>{SortKey::kSymbol, SortKey::kPid, SortKey::kDso}));
   EXPECT_FALSE(parse_sort_keys("nonsense"));
-  // perf's, not supported yet: an error, not silence
-  EXPECT_FALSE(setup_sorting({.sort_order = "overhead_guest_sys"}));
+  // an output field as a sort key: its column (perf's hpp dimension)
+  Result<SortSpec> guest = setup_sorting({.sort_order = "overhead_guest_sys"});
+  ASSERT_TRUE(guest);
+  EXPECT_NE(std::find(guest->columns.begin(), guest->columns.end(),
+                      HistField{.hpp = HppField::kOverheadGuestSys}),
+            guest->columns.end());
   // "weight" is itself, "lo" local_weight; p_stage_cyc given whole is dropped (x86's perf),
   // its prefix is a key.
   s = parse_sort_keys("weight,lo,p_stage_cyc,local_p_stage_cyc,p_stage");

@@ -269,11 +269,6 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
       return perf_refused("Error: --hierarchy and --fields options cannot be used together");
     }
     cumulate = false;
-    // What readperf's hierarchy does not follow perf in yet.
-    std::string_view unsupported = "";
-    if (!unsupported.empty()) {
-      return fail(fmt::format("report: --hierarchy with {} is not supported yet", unsupported));
-    }
   }
 
   // report__setup_sample_type(): a pipe has no events yet at this point.

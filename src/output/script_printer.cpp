@@ -34,17 +34,6 @@ namespace {
 
 using namespace script;  // NOLINT: the field names
 
-constexpr uint64_t kSwPageFaults = 2;     // PERF_COUNT_SW_PAGE_FAULTS
-constexpr uint64_t kSwPageFaultsMin = 5;  // PERF_COUNT_SW_PAGE_FAULTS_MIN
-constexpr uint64_t kSwPageFaultsMaj = 6;  // PERF_COUNT_SW_PAGE_FAULTS_MAJ
-
-// event.c sample_addr_correlates_sym(): page faults' addr is a data address worth a symbol.
-bool addr_correlates_sym(const EventAttr& attr) {
-  return attr.type == kTypeSoftware &&
-         (attr.config == kSwPageFaults || attr.config == kSwPageFaultsMin ||
-          attr.config == kSwPageFaultsMaj);
-}
-
 void print_page_size(OutBuffer& out, uint64_t size) { out.print(" {}", page_size_name(size)); }
 
 class ScriptSink : public EventSink {
@@ -647,7 +636,7 @@ class ScriptSink : public EventSink {
     if ((f & kTrace) && s.raw_size) trace_.print(s, evsel, *rs.thread, *out_);
     if (f & kAddr) {
       out_->print("{:16x}", s.addr);
-      if (addr_correlates_sym(evsel.attr)) {
+      if (evsel.attr.addr_correlates_sym()) {
         Frame fr = resolver().resolve_addr_fb(*rs.thread, s.cpumode(), s.addr);
         if (f & kSym) {
           out_->put(' ');

@@ -163,11 +163,18 @@ class PythonEngine : public ScriptEngine {
   void process_sample(const Sample& s, const Evsel& evsel, const ResolvedSample& rs,
                       Resolver& resolver) override {
     resolver_ = &resolver;
+    // builtin-script.c process_sample_event(): a page fault's addr resolved as well
+    // (thread__resolve()).
+    addr_frame_.reset();
+    if ((evsel.attr.sample_type & kSampleAddr) && evsel.attr.addr_correlates_sym() && rs.thread) {
+      addr_frame_ = resolver.resolve_addr_fb(*rs.thread, s.cpumode(), s.addr);
+    }
     guarded([&] {
       if (evsel.attr.type == kTypeTracepoint) {
         process_tracepoint(s, evsel, rs);
       } else if (db_mode_) {
-        db_.sample(s, evsel, event_name_of(evsel), rs, resolver);
+        db_.sample(s, evsel, event_name_of(evsel), rs, resolver,
+                   addr_frame_ ? &*addr_frame_ : nullptr);
       } else {
         process_general(s, evsel, rs);
       }
@@ -299,6 +306,23 @@ class PythonEngine : public ScriptEngine {
     return out;
   }
 
+  // set_sym_in_dict(): a frame's DSO, its build-id and map, its symbol and offset, under
+  // names with `prefix` ("addr_" for a page fault's addr).
+  static void set_sym_in_dict(py::dict& d, const Frame& f, const std::string& prefix) {
+    if (f.map && f.dso) {
+      d[py::str(prefix + "dso")] = std::string(f.dso_name());
+      std::string bid;
+      for (uint8_t b : f.dso->build_id) fmt::format_to(std::back_inserter(bid), "{:02x}", b);
+      d[py::str(prefix + "dso_bid")] = bid;
+      d[py::str(prefix + "dso_map_start")] = py::int_(f.map->start);
+      d[py::str(prefix + "dso_map_end")] = py::int_(f.map->end);
+    }
+    if (f.sym) {
+      d[py::str(prefix + "symbol")] = py::str(f.sym->name.data(), f.sym->name.size());
+      d[py::str(prefix + "symoff")] = py::int_(f.symoff());
+    }
+  }
+
   // get_perf_sample_dict().
   py::dict sample_dict(const Sample& s, const Evsel& evsel, const ResolvedSample& rs,
                        py::list chain) {
@@ -349,24 +373,15 @@ class PythonEngine : public ScriptEngine {
     dict["sample"] = ds;
     dict["raw_buf"] = bytes_of(s.raw);
     dict["comm"] = std::string(rs.comm);
-    // set_sym_in_dict().
-    const Frame& self = rs.self;
-    if (self.map && self.dso) {
-      dict["dso"] = std::string(self.dso_name());
-      std::string bid;
-      for (uint8_t b : self.dso->build_id) fmt::format_to(std::back_inserter(bid), "{:02x}", b);
-      dict["dso_bid"] = bid;
-      dict["dso_map_start"] = py::int_(self.map->start);
-      dict["dso_map_end"] = py::int_(self.map->end);
-    }
-    if (self.sym) {
-      dict["symbol"] = py::str(self.sym->name.data(), self.sym->name.size());
-      dict["symoff"] = py::int_(self.symoff());
-    }
+    set_sym_in_dict(dict, rs.self, "");
     dict["callchain"] = chain;
     dict["brstack"] = brstack(s, rs);
     dict["brstacksym"] = brstacksym(s, rs);
     ds["cpumode"] = py::int_(s.cpumode());
+    if (addr_frame_) {
+      ds["addr_correlates_sym"] = py::bool_(true);
+      set_sym_in_dict(ds, *addr_frame_, "addr_");
+    }
     // set_regs_in_dict(): "%5s:0x%lx " per register, in a buffer sized for the interrupt
     // registers (28 bytes each), the user registers cut to it.
     size_t cap = static_cast<size_t>(std::popcount(evsel.attr.sample_regs_intr)) * 28;
@@ -655,6 +670,7 @@ class PythonEngine : public ScriptEngine {
   std::unordered_set<int> defined_events_;  // events_defined: their symbols are defined
   std::string field_name_;                  // cur_field_name of define_event_symbols()
   PythonDbExport db_;
+  std::optional<Frame> addr_frame_;  // the current sample's addr_al, for a page fault
 };
 
 }  // namespace

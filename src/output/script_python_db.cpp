@@ -221,6 +221,16 @@ uint64_t PythonDbExport::symbol_id(const Symbol* sym, const Dso* dso, uint64_t i
   return it->second;
 }
 
+// db_ids_from_al(): symbol__new(al->addr, 0, 0, 0, "unknown"), inserted into the DSO.
+std::unique_ptr<Symbol> PythonDbExport::unknown_symbol(uint64_t addr) {
+  auto sym = std::make_unique<Symbol>();
+  sym->start = addr;
+  sym->end = addr;
+  sym->name = "unknown";
+  sym->binding = 0;
+  return sym;
+}
+
 const Symbol* PythonDbExport::frame_symbol(const Frame& f, uint64_t addr, bool lookup_absolute) {
   if (f.sym) return f.sym;
   // The symbol lookup by the map-relative address finds an "unknown" symbol made there.
@@ -233,12 +243,7 @@ const Symbol* PythonDbExport::frame_symbol(const Frame& f, uint64_t addr, bool l
       return it->second.get();
     }
   }
-  // db_ids_from_al(): symbol__new(al->addr, 0, 0, 0, "unknown"), into the DSO.
-  auto sym = std::make_unique<Symbol>();
-  sym->start = addr;
-  sym->end = addr;
-  sym->name = "unknown";
-  sym->binding = 0;
+  std::unique_ptr<Symbol> sym = unknown_symbol(addr);
   const Symbol* out = sym.get();
   unknown_symbols_[{f.dso, addr}] = std::move(sym);
   return out;
@@ -299,8 +304,32 @@ void PythonDbExport::context_switch(const SwitchEvent& e, const Sample& s, Machi
                       d64(th_out), d64(comm_out), d64(th_in), d64(comm_in), s32(flags)));
 }
 
+// db_ids_from_al(): a frame's DSO, symbol (an "unknown" one made where it has a map and no
+// symbol) and offset in it.
+void PythonDbExport::ids_from_frame(const Frame& f, uint64_t* dso, uint64_t* sym, uint64_t* offset,
+                                    bool own_unknown) {
+  if (!f.map || !f.dso) return;
+  *dso = dso_id(f.dso);
+  const Symbol* s = nullptr;
+  if (own_unknown && !f.sym) {
+    std::unique_ptr<Symbol> made = unknown_symbol(f.addr);
+    s = made.get();
+    unknown_symbols_.try_emplace({f.dso, f.addr}, nullptr);
+    auto& slot = unknown_symbols_[{f.dso, f.addr}];
+    if (!slot) {
+      slot = std::move(made);
+    } else {
+      extra_unknown_symbols_.push_back(std::move(made));
+    }
+  } else {
+    s = frame_symbol(f, f.addr, false);
+  }
+  *sym = symbol_id(s, f.dso);
+  *offset = f.addr - s->start;
+}
+
 void PythonDbExport::sample(const Sample& s, const Evsel& evsel, const std::string& event_name,
-                            const ResolvedSample& rs, Resolver& resolver) {
+                            const ResolvedSample& rs, Resolver& resolver, const Frame* addr) {
   if (!rs.thread) return;
   // db_export__evsel(), db_export__machine().
   if (evsel_ids_.size() <= evsel.index) evsel_ids_.resize(evsel.index + 1);
@@ -317,14 +346,13 @@ void PythonDbExport::sample(const Sample& s, const Evsel& evsel, const std::stri
   threads(t, main_thread, comm_exec(machine), &comm);
   uint64_t id = ++last_sample_;
   // db_ids_from_al() for the sample's own address.
+  // builtin-script.c resolves a page fault's addr (thread__resolve()) before
+  // db_export__sample() makes the sample's own "unknown" symbol: an addr without a symbol
+  // then gets an "unknown" of its own even at the same address.
+  bool addr_unknown = addr && addr->map && addr->dso && !addr->sym &&
+                      !unknown_symbols_.count({addr->dso, addr->addr});
   uint64_t dso = 0, sym = 0, offset = 0;
-  const Frame& self = rs.self;
-  if (self.map && self.dso) {
-    dso = dso_id(self.dso);
-    const Symbol* s_sym = frame_symbol(self, self.addr, false);
-    sym = symbol_id(s_sym, self.dso);
-    offset = self.addr - s_sym->start;
-  }
+  ids_from_frame(rs.self, &dso, &sym, &offset);
   // call_path_from_sample(): the chain from its root.
   uint64_t call_path_id = 0;
   if (callchains_ && s.has_callchain && !rs.callchain.empty()) {
@@ -356,14 +384,16 @@ void PythonDbExport::sample(const Sample& s, const Evsel& evsel, const std::stri
       call_path_id = call_paths_[current].db_id;
     }
   }
+  uint64_t addr_dso = 0, addr_sym = 0, addr_offset = 0;
+  if (addr) ids_from_frame(*addr, &addr_dso, &addr_sym, &addr_offset, addr_unknown);
   // evsel__parse_sample(): PERF_MEM_DATA_SRC_NONE unless the event samples it.
   constexpr uint64_t kDataSrcNone = 0x5080021;
   uint64_t data_src = (evsel.attr.sample_type & kSampleDataSrc) ? s.data_src : kDataSrcNone;
   py::tuple row = py::make_tuple(
       d64(id), d64(evsel_id), d64(machine_id_), d64(thread_id(t, main_thread)), d64(comm), d64(dso),
-      d64(sym), d64(offset), d64(s.ip), d64(s.time), s32(static_cast<int32_t>(s.cpu)), d64(0),
-      d64(0), d64(0), d64(s.addr), d64(s.period), d64(s.weight), d64(s.transaction), d64(data_src),
-      s32(0), s32(0), d64(call_path_id), d64(0), d64(0), s32(0));
+      d64(sym), d64(offset), d64(s.ip), d64(s.time), s32(static_cast<int32_t>(s.cpu)),
+      d64(addr_dso), d64(addr_sym), d64(addr_offset), d64(s.addr), d64(s.period), d64(s.weight),
+      d64(s.transaction), d64(data_src), s32(0), s32(0), d64(call_path_id), d64(0), d64(0), s32(0));
   call(sample_h_, row);
 }
 

@@ -41,8 +41,9 @@ class PythonDbExport {
   // db_export__branch_types().
   void branch_types();
   // db_export__sample().
+  // `addr`: a page fault's addr resolved (addr_al), or null.
   void sample(const Sample& s, const Evsel& evsel, const std::string& event_name,
-              const ResolvedSample& rs, Resolver& resolver);
+              const ResolvedSample& rs, Resolver& resolver, const Frame* addr);
   // db_export__switch(): the threads of a context switch (and, with a context_switch_table
   // handler, its row) when one of them is known and not the idle task.
   void context_switch(const SwitchEvent& e, const Sample& s, Machine& machine);
@@ -74,9 +75,14 @@ class PythonDbExport {
   // (srcline.c new_inline_sym() for each inline_node of dso->inlined_nodes).
   uint64_t symbol_id(const Symbol* sym, const Dso* dso, uint64_t inline_addr = 0,
                      uint32_t inline_depth = 0);
+  // db_ids_from_al(); `own_unknown`: a frame without a symbol gets a new "unknown" one even
+  // where one was made.
+  void ids_from_frame(const Frame& f, uint64_t* dso, uint64_t* sym, uint64_t* offset,
+                      bool own_unknown = false);
   // db_ids_from_al(): the DSO and symbol of a frame, an "unknown" symbol made for one with
   // a map and none (inserted into its DSO, so later looks at that address find it).
   const Symbol* frame_symbol(const Frame& f, uint64_t addr, bool lookup_absolute);
+  static std::unique_ptr<Symbol> unknown_symbol(uint64_t addr);
   uint32_t call_path(uint32_t parent, uint64_t sym_id, uint64_t ip);
   void export_call_path(uint32_t cp);
 
@@ -97,6 +103,7 @@ class PythonDbExport {
   std::unordered_map<const Dso*, uint64_t> dso_ids_;
   std::map<std::tuple<const Symbol*, uint64_t, uint32_t>, uint64_t> symbol_ids_;
   std::map<std::pair<const Dso*, uint64_t>, std::unique_ptr<Symbol>> unknown_symbols_;
+  std::vector<std::unique_ptr<Symbol>> extra_unknown_symbols_;  // a second at an address
   std::vector<CallPath> call_paths_;
   std::map<std::tuple<uint32_t, uint64_t, uint64_t>, uint32_t> call_path_index_;
 };

@@ -52,6 +52,11 @@ struct EventAttr {
   bool comm_exec() const { return flag(24); }
   bool use_clockid() const { return flag(25); }
   bool build_id() const { return flag(34); }
+  // event.c sample_addr_correlates_sym(): a page fault's addr is a data address worth a
+  // symbol (PERF_COUNT_SW_PAGE_FAULTS, _MIN, _MAJ).
+  bool addr_correlates_sym() const {
+    return type == 1 && (config == 2 || config == 5 || config == 6);
+  }
 };
 
 // Names of the bit-fields in declaration order (bit i is kAttrFlagNames[i]); the
