@@ -169,7 +169,8 @@ std::unique_ptr<Recording> open_recording(const std::string& path,
                                           const std::optional<std::string>& buildid_dir,
                                           const std::optional<std::string>& symfs,
                                           const std::optional<std::string>& kallsyms, bool lines,
-                                          bool srclines, uint32_t max_stack, bool model) {
+                                          bool srclines, uint32_t max_stack, bool model,
+                                          const py::dict& filters) {
   auto rec = std::make_unique<Recording>();
   rec->path = path;
   ProfileReadConfig cfg;
@@ -181,11 +182,33 @@ std::unique_ptr<Recording> open_recording(const std::string& path,
   rec->symbols = cfg.symbols;
   rec->max_stack = max_stack;
   cfg.model = ProfileOptions{.lines = lines, .srclines = srclines};
+  // perf's sample filters (SampleSelectionOptions), as the readperf package hands them.
+  std::string time, cpu;
+  SampleSelectionOptions sel;
+  if (filters.contains("time")) time = py::cast<std::string>(filters["time"]);
+  if (filters.contains("cpu")) cpu = py::cast<std::string>(filters["cpu"]);
+  sel.time = time;
+  sel.cpu_list = cpu;
+  if (filters.contains("comms")) sel.comms = py::cast<std::vector<std::string>>(filters["comms"]);
+  if (filters.contains("pids")) sel.pids = py::cast<std::vector<int32_t>>(filters["pids"]);
+  if (filters.contains("tids")) sel.tids = py::cast<std::vector<int32_t>>(filters["tids"]);
+  if (filters.contains("dsos")) sel.dsos = py::cast<std::vector<std::string>>(filters["dsos"]);
+  if (filters.contains("symbols")) {
+    sel.symbols = py::cast<std::vector<std::string>>(filters["symbols"]);
+  }
   Result<std::unique_ptr<PerfData>> data;
-  ProfileRead read;
   {
     py::gil_scoped_release release;
     data = PerfData::open(path);
+  }
+  if (data && filters.size()) {
+    Result<SampleSelection> selection = SampleSelection::parse(sel, **data);
+    if (!selection) throw py::value_error(selection.error().message());
+    cfg.selection = std::move(*selection);
+  }
+  ProfileRead read;
+  {
+    py::gil_scoped_release release;
     if (data && (model || (*data)->kind() == ContainerKind::kPipe)) {
       read = read_profile(**data, cfg);
     } else if (data) {
@@ -366,7 +389,8 @@ PYBIND11_MODULE(_readperf, m) {
            [](const Recording& r) { return r.profile.samples.bytes_per_sample(); });
   m.def("open_recording", &open_recording, py::arg("path"), py::arg("buildid_dir") = py::none(),
         py::arg("symfs") = py::none(), py::arg("kallsyms") = py::none(), py::arg("lines") = false,
-        py::arg("srclines") = false, py::arg("max_stack") = 127, py::arg("model") = true);
+        py::arg("srclines") = false, py::arg("max_stack") = 127, py::arg("model") = true,
+        py::arg("filters") = py::dict());
   add_record_types(m);
   // Record type names (perf's, and ours for the types newer perf added) by number.
   py::dict record_types;

@@ -496,3 +496,33 @@ def test_type_stubs_are_the_code(module):
     got = {k: v for k, v in funcs.items() if k in want}
     assert got == want
     assert set(want) <= set(funcs)
+
+
+@pytest.mark.parametrize("case,kw,cli", [
+    ("tracepoint", {"comms": "perf,workload"}, ["--comms", "perf,workload"]),
+    ("tracepoint", {"cpu": "1"}, ["-C", "1"]),
+    ("tracepoint", {"time": "10%-40%"}, ["--time", "10%-40%"]),
+    ("tracepoint", {"comms": ["perf"], "cpu": "0"}, ["--comms", "perf", "-C", "0"]),
+    ("default", {"dsos": ["[kernel.kallsyms]"]}, ["--dsos", "[kernel.kallsyms]"]),
+    ("spin-fp", {"symbols": "leaf,recurse"}, ["-S", "leaf,recurse"]),
+    ("sideband", {"pids": [3055]}, ["--pid", "3055"]),
+    ("sideband", {"tids": "3064"}, ["--tid", "3064"]),
+])
+def test_filters_are_scripts(case, kw, cli):
+    # open()'s filters keep the samples perf's filters of the same names keep: those
+    # `readperf script` prints with them (checked against perf 6.1 by the options matrix).
+    out = subprocess.run([READPERF, "--buildid-dir", BUILDID, "script", "-F", "tid,period",
+                          "-i", recording(case)] + cli, check=True, capture_output=True).stdout
+    want = [line.split() for line in out.decode().splitlines()]
+    df = open_case(case, **kw).samples()
+    assert len(want) > 0
+    assert len(df) == len(want) < len(open_case(case).samples())
+    assert int(df["period"].sum()) == sum(int(p) for _, p in want)
+    assert sorted(df["tid"].tolist()) == sorted(int(t) for t, _ in want)
+
+
+def test_bad_filters_raise_perfs_message():
+    with pytest.raises(ValueError, match="Invalid time string"):
+        open_case("spin-fp", time="garbage")
+    with pytest.raises(ValueError, match="does not contain CPU events"):
+        open_case("default", cpu="0")

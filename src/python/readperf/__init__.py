@@ -70,7 +70,8 @@ def _path(p):
 
 
 def open(path, buildid_dir=None, symfs=None, kallsyms=None, partial=False, lines=False,
-         srclines=False, max_stack=127):  # pylint: disable=redefined-builtin
+         srclines=False, max_stack=127, time=None, cpu=None, comms=None, pids=None, tids=None,
+         dsos=None, symbols=None):  # pylint: disable=redefined-builtin
     """Reads the recording at `path` (a perf.data file, a `perf record --threads` directory
     or a pipe-mode stream saved to a file) and resolves its samples.
 
@@ -79,8 +80,34 @@ def open(path, buildid_dir=None, symfs=None, kallsyms=None, partial=False, lines
     lines: look up each frame's source file and line (DWARF); srclines: perf's srcline of each
     frame (slower: addr2line's answer). partial: return what was read before damage instead
     of raising ReadError.
+
+    The samples kept, as perf's filters of the same names keep them (readperf script's and the
+    exports' --time, -C, --comms, --pid, --tid, --dsos, --symbols): time ("start,stop" in
+    seconds, several windows, or percent forms such as "0%-50%"), cpu ("0-1,3"), comms, pids,
+    tids, dsos and symbols (a list, or a comma-separated string; a symbol may be a hexadecimal
+    address). A filter the recording cannot take raises ValueError with perf's message.
     """
-    return _open(path, buildid_dir, symfs, kallsyms, partial, lines, srclines, max_stack, True)
+    filters = _filters(time=time, cpu=cpu, comms=comms, pids=pids, tids=tids, dsos=dsos,
+                       symbols=symbols)
+    return _open(path, buildid_dir, symfs, kallsyms, partial, lines, srclines, max_stack, True,
+                 filters)
+
+
+def _filters(**given):
+    out = {}
+    for name, value in given.items():
+        if value is None:
+            continue
+        if name in ("time", "cpu"):
+            out[name] = str(value)
+            continue
+        items = value.split(",") if isinstance(value, str) else list(value)
+        if name in ("pids", "tids"):
+            items = [int(v) for v in items]
+        else:
+            items = [str(v) for v in items]
+        out[name] = items
+    return out
 
 
 def records(path, buildid_dir=None, symfs=None, kallsyms=None, partial=False, max_stack=127,
@@ -92,10 +119,12 @@ def records(path, buildid_dir=None, symfs=None, kallsyms=None, partial=False, ma
     return rec.records(types=types, events=events, callchains=callchains)
 
 
-def _open(path, buildid_dir, symfs, kallsyms, partial, lines, srclines, max_stack, model):
+def _open(path, buildid_dir, symfs, kallsyms, partial, lines, srclines, max_stack, model,
+          filters=None):
     raw = _readperf.open_recording(_path(path), buildid_dir=_path(buildid_dir),
                                    symfs=_path(symfs), kallsyms=_path(kallsyms), lines=lines,
-                                   srclines=srclines, max_stack=max_stack, model=model)
+                                   srclines=srclines, max_stack=max_stack, model=model,
+                                   filters=filters or {})
     if not raw.opened:
         err = raw.error
         raise ReadError(err["message"], _os.fspath(path), err["offset"], err["what"], None)

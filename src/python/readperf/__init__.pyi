@@ -54,7 +54,11 @@ class Record:
 
 def open(path: _Path, buildid_dir: Optional[_Path] = ..., symfs: Optional[_Path] = ...,
          kallsyms: Optional[_Path] = ..., partial: bool = ..., lines: bool = ...,
-         srclines: bool = ..., max_stack: int = ...) -> Recording: ...
+         srclines: bool = ..., max_stack: int = ..., time: Optional[str] = ...,
+         cpu: Optional[str] = ..., comms: Union[None, str, Sequence[str]] = ...,
+         pids: Union[None, str, Sequence[int]] = ..., tids: Union[None, str, Sequence[int]] = ...,
+         dsos: Union[None, str, Sequence[str]] = ...,
+         symbols: Union[None, str, Sequence[str]] = ...) -> Recording: ...
 
 def records(path: _Path, buildid_dir: Optional[_Path] = ..., symfs: Optional[_Path] = ...,
             kallsyms: Optional[_Path] = ..., partial: bool = ..., max_stack: int = ...,
