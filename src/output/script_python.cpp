@@ -100,6 +100,10 @@ unsigned long long eval_flag(const char* flag) {
   return 0;
 }
 
+constexpr const char* kCallsRefused =
+    "script -s: perf_db_export_calls on page-fault samples (perf's call/return processor of "
+    "their thread stacks) is not supported yet";
+
 class PythonEngine : public ScriptEngine {
  public:
   PythonEngine(std::string script, std::vector<std::string> args, PythonEngineOptions options)
@@ -151,6 +155,13 @@ class PythonEngine : public ScriptEngine {
       db_mode_ = db_.setup(globals(), &error);
       db_.set_events(&data.events());
       if (!error.empty()) return make_error(error);
+      if (db_mode_ && db_.export_calls()) {
+        for (size_t i = 0; i < data.events().size(); ++i) {
+          const EventAttr& a = data.events()[i].attr;
+          if ((a.sample_type & kSampleAddr) && a.addr_correlates_sym())
+            return make_error(kCallsRefused);
+        }
+      }
       if (db_mode_) db_.branch_types();
     } catch (py::error_already_set& e) {
       e.restore();
@@ -167,6 +178,11 @@ class PythonEngine : public ScriptEngine {
     // (thread__resolve()).
     addr_frame_.reset();
     if ((evsel.attr.sample_type & kSampleAddr) && evsel.attr.addr_correlates_sym() && rs.thread) {
+      if (db_mode_ && db_.export_calls() && !failed_) {
+        // thread_stack__process() for the sample: readperf has no call/return processor.
+        std::fprintf(stderr, "%s\n", kCallsRefused);
+        failed_ = true;
+      }
       addr_frame_ = resolver.resolve_addr_fb(*rs.thread, s.cpumode(), s.addr);
     }
     guarded([&] {

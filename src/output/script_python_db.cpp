@@ -100,10 +100,12 @@ void PythonDbExport::call(const py::object& h, const py::tuple& t) {
 
 bool PythonDbExport::setup(const py::dict& globals, std::string* error) {
   if (!truthy(globals, "perf_db_export_mode")) return false;
-  if (truthy(globals, "perf_db_export_calls")) {
-    *error = "script -s: perf_db_export_calls (the call/return processor) is not supported yet";
-    return true;
-  }
+  // perf_db_export_calls: a call/return processor whose thread stacks only samples with an
+  // addr_al feed (db_export__sample(): page faults here, and the branch samples perf
+  // synthesizes from AUX data, which readperf does not): without those its call path root
+  // is the callchains' and nothing more is exported. Samples that would feed it are refused
+  // (sample()).
+  export_calls_ = truthy(globals, "perf_db_export_calls");
   callchains_ = truthy(globals, "perf_db_export_callchains");
   evsel_h_ = handler(globals, "evsel_table");
   machine_h_ = handler(globals, "machine_table");

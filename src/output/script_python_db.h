@@ -32,12 +32,14 @@ struct SwitchEvent;
 class PythonDbExport {
  public:
   // set_table_handlers(): the script's globals decide (perf_db_export_mode,
-  // perf_db_export_callchains; perf_db_export_calls is refused: no call-return processor).
+  // perf_db_export_callchains, perf_db_export_calls).
   // Returns false when the script does not ask for db-export mode.
   bool setup(const pybind11::dict& globals, std::string* error);
   // The recording's events, whose attrs decide machine->comm_exec with the exec COMMs
   // (session.c perf_session__set_comm_exec(), on each attr of a pipe).
   void set_events(const EventList* events) { events_ = events; }
+  // perf_db_export_calls: the call/return processor asked for.
+  bool export_calls() const { return export_calls_; }
   // db_export__branch_types().
   void branch_types();
   // db_export__sample().
@@ -92,6 +94,7 @@ class PythonDbExport {
 
   const EventList* events_ = nullptr;
   bool callchains_ = false;
+  bool export_calls_ = false;
   pybind11::object evsel_h_, machine_h_, thread_h_, comm_h_, comm_thread_h_, dso_h_, symbol_h_,
       branch_type_h_, sample_h_, call_path_h_, context_switch_h_;
   uint64_t machine_id_ = 0;
