@@ -12,6 +12,8 @@ namespace readperf::cli {
 CLI::App* add_stat_command(CLI::App& app, StatOptions& opts) {
   CLI::App* stat = app.add_subcommand("stat", "perf stat: reports of perf stat record files");
   stat->require_subcommand(1);
+  // perf stat's own options before `report` (cmd_stat()): -x SEP for CSV.
+  stat->add_option("-x,--field-separator", opts.csv_sep, "print counts with custom separator");
   CLI::App* rep = stat->add_subcommand("report", "the counts of a perf stat record file");
   rep->add_option("-i,--input", opts.input, "input file, - for standard input")
       ->capture_default_str();
@@ -43,7 +45,9 @@ int run_stat_report(const StatOptions& o) {
   }
   print_open_warnings(**data);
   OutBuffer out(stdout);
-  Status st = readperf::run_stat_report(**data, out, {.aggr_mode = o.aggr_mode});
+  StatReportOptions options{.aggr_mode = o.aggr_mode};
+  if (!o.csv_sep.empty()) options.csv_sep = o.csv_sep;
+  Status st = readperf::run_stat_report(**data, out, options);
   out.flush();
   if (!st) {
     fmt::print(stderr, "readperf: {}\n", st.error().message());

@@ -11,7 +11,9 @@ namespace readperf::cli {
 
 struct StatOptions {
   std::string input = "perf.data";
-  int aggr_mode = -1;  // --per-socket, --per-die, --per-core, --per-node, -A: stat.h aggr_mode
+  int aggr_mode = -1;
+  std::string csv_sep;  // stat -x SEP  // --per-socket, --per-die, --per-core, --per-node, -A:
+                        // stat.h aggr_mode
 };
 
 // Adds the `stat` subcommand (with its `report` subcommand), options stored in `opts`.

@@ -5,6 +5,7 @@
 // the footer.
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -60,9 +61,10 @@ void merge_sort(std::vector<ThreadValue>& v, size_t begin, size_t end,
 }  // namespace
 
 void StatReport::print_counters() {
+  // CSV has no header and no footer.
   if (interval_) {
     print_interval_header();
-  } else {
+  } else if (!csv_) {
     print_header();
   }
   const EventList& events = pd_.events();
@@ -85,7 +87,7 @@ void StatReport::print_counters() {
     default:
       break;
   }
-  if (!interval_) print_footer();
+  if (!interval_ && !csv_) print_footer();
 }
 
 // print_interval(): the column header of the mode before the first round and every 25th after.
@@ -117,7 +119,7 @@ void StatReport::print_interval_header() {
       default:
         break;
     }
-    if (aggr_mode_ != kAggrUnset) {
+    if (aggr_mode_ != kAggrUnset && !csv_) {
       out_.print("{}{} {:>{}} events\n", head, counts, "unit", kUnitWidth);
     }
   }
@@ -168,7 +170,10 @@ void StatReport::print_per_cpu(const Evsel& ev, const StatCounter& k) {
   for (size_t idx = 0; idx < cpus_.size(); ++idx) {
     const StatCounts& c = k.counts[idx * nr_threads()];
     bool known = cpu_has_socket(cpus_[idx]);
-    std::string aggr = known ? fmt::format("CPU{:<7} ", cpus_[idx]) : std::string();
+    std::string aggr;
+    if (known) {
+      aggr = csv_ ? fmt::format("CPU{}{}", cpus_[idx], sep_) : fmt::format("CPU{:<7} ", cpus_[idx]);
+    }
     print_line(aggr, ev, k, c.val, c.ena, c.run, known ? static_cast<int>(idx) : -1);
   }
 }
@@ -221,19 +226,25 @@ void StatReport::print_aggregates() {
         sum.run += c.run;
       }
       // aggr_printout().
+      // CSV: the same without the widths, the separator after each.
       std::string aggr;
+      const std::string& s = sep_;
       switch (aggr_mode_) {
         case kAggrCore:
-          aggr = fmt::format("S{}-D{}-C{:<8} {:4} ", id.socket, id.die, id.core, nr);
+          aggr = csv_ ? fmt::format("S{}-D{}-C{}{}{}{}", id.socket, id.die, id.core, s, nr, s)
+                      : fmt::format("S{}-D{}-C{:<8} {:4} ", id.socket, id.die, id.core, nr);
           break;
         case kAggrDie:
-          aggr = fmt::format("S{}-D{:<8} {:4} ", id.socket, id.die, nr);
+          aggr = csv_ ? fmt::format("S{}-D{}{}{}{}", id.socket, id.die, s, nr, s)
+                      : fmt::format("S{}-D{:<8} {:4} ", id.socket, id.die, nr);
           break;
         case kAggrSocket:
-          aggr = fmt::format("S{:<5} {:4} ", id.socket, nr);
+          aggr = csv_ ? fmt::format("S{}{}{}{}", id.socket, s, nr, s)
+                      : fmt::format("S{:<5} {:4} ", id.socket, nr);
           break;
         default:
-          aggr = fmt::format("N{:<5} {:4} ", id.node, nr);
+          aggr = csv_ ? fmt::format("N{}{}{}{}", id.node, s, nr, s)
+                      : fmt::format("N{:<5} {:4} ", id.node, nr);
           break;
       }
       print_line(aggr, events[e], k, sum.val, sum.ena, sum.run, first_idx(id));
@@ -261,7 +272,8 @@ void StatReport::print_per_thread(const Evsel& ev, const StatCounter& k) {
   merge_sort(rows, 0, rows.size(), tmp);
   for (const ThreadValue& v : rows) {
     std::string aggr =
-        fmt::format("{:>16}-{:<8} ", thread_comms_[v.thread], thread_pids_[v.thread]);
+        csv_ ? fmt::format("{}-{}{}", thread_comms_[v.thread], thread_pids_[v.thread], sep_)
+             : fmt::format("{:>16}-{:<8} ", thread_comms_[v.thread], thread_pids_[v.thread]);
     print_line(aggr, ev, k, v.val, v.ena, v.run, static_cast<int>(v.thread));
   }
 }
@@ -273,6 +285,25 @@ void StatReport::print_line(const std::string& aggr, const Evsel& ev, const Stat
   std::string name = event_name(ev);
   out_.write(prefix_);
   out_.write(aggr);
+  if (csv_) {
+    // The same fields without widths: count, unit, event, the running time and share, the
+    // metric's value and unit.
+    if (run == 0 || ena == 0 || k.scaled == -1) {
+      out_.print("{}{}{}{}{}", k.supported ? "<not counted>" : "<not supported>", sep_, k.unit,
+                 sep_, name);
+      if (k.supported) free_counters_hint_ = true;
+      running(run, ena);
+      metric(nullptr, nullptr, 0);
+    } else {
+      double uval = static_cast<double>(val) * k.scale;
+      out_.write(cformat(std::floor(k.scale) != k.scale ? "%.2f" : "%.0f", uval));
+      out_.print("{}{}{}{}", sep_, k.unit, sep_, name);
+      running(run, ena);
+      shadow(ev.attr, uval, k.scale, map_idx);
+    }
+    out_.put('\n');
+    return;
+  }
   if (run == 0 || ena == 0 || k.scaled == -1) {
     out_.print("{:>18} {:<{}} {:<25}", k.supported ? "<not counted>" : "<not supported>", k.unit,
                kUnitWidth, name);
@@ -299,6 +330,22 @@ const StatMean* StatReport::runtime(StatKind kind, const EventAttr& a, int map_i
 
 // stat-display.c print_metric_std().
 void StatReport::metric(const char* fmt_spec, const char* unit, double val) {
+  if (csv_) {
+    // print_metric_csv(): the value's digits and point only, then the unit.
+    if (!unit || !fmt_spec) {
+      out_.print("{}{}", sep_, sep_);
+      return;
+    }
+    std::string v = cformat(fmt_spec, val);
+    size_t b = v.find_first_not_of(' ');
+    v = b == std::string::npos ? std::string() : v.substr(b);
+    size_t e = 0;
+    while (e < v.size() && (std::isdigit(static_cast<unsigned char>(v[e])) || v[e] == '.')) ++e;
+    std::string_view u = unit;
+    while (!u.empty() && std::isspace(static_cast<unsigned char>(u.front()))) u.remove_prefix(1);
+    out_.print("{}{}{}{}", sep_, v.substr(0, e), sep_, u);
+    return;
+  }
   if (!unit || !fmt_spec) {
     out_.print("{:<{}}", "", kMetricLen);
     return;
@@ -362,6 +409,12 @@ void StatReport::shadow(const EventAttr& a, double avg, double scale, int map_id
 
 // stat-display.c print_running(): the share of time the counter ran, when not all.
 void StatReport::running(uint64_t run, uint64_t ena) {
+  if (csv_) {
+    // The share as the integer 100 * run / ena (a u64 division) when they differ.
+    double enabled_percent = run != ena ? static_cast<double>(100 * run / ena) : 100.0;
+    out_.print("{}{}{}{:.2f}", sep_, run, sep_, enabled_percent);
+    return;
+  }
   if (run != ena) out_.print("  ({:.2f}%)", 100.0 * run / ena);
 }
 

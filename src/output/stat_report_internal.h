@@ -46,7 +46,11 @@ int stat_context(StatKind kind, const EventAttr& a);
 class StatReport : public EventSink {
  public:
   StatReport(PerfData& pd, OutBuffer& out, const StatReportOptions& options)
-      : pd_(pd), out_(out), options_(options) {}
+      : pd_(pd),
+        out_(out),
+        options_(options),
+        csv_(options.csv_sep.has_value()),
+        sep_(csv_ ? (*options.csv_sep == "\\t" ? "\t" : *options.csv_sep) : " ") {}
 
   void on_user_record(const RecordView& r) override;
   Status status() const { return status_; }
@@ -88,6 +92,8 @@ class StatReport : public EventSink {
   PerfData& pd_;
   OutBuffer& out_;
   StatReportOptions options_;
+  bool csv_;         // -x: stat_config.csv_output
+  std::string sep_;  // stat_config.csv_sep: " " without -x
   std::vector<int> cpus_;
   std::vector<int32_t> thread_pids_;  // THREAD_MAP
   std::vector<std::string> thread_comms_;

@@ -11,6 +11,9 @@
 // --per-thread) or the one the options ask for.
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "readperf/format/error.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/reader/perf_data.h"
@@ -21,6 +24,8 @@ struct StatReportOptions {
   // --per-socket (2), --per-die (3), --per-core (4), --per-node (7), -A (0): stat.h's
   // aggr_mode to print in instead of the recorded one; -1 for the recorded one.
   int aggr_mode = -1;
+  // perf stat -x SEP report: CSV lines with SEP between the fields ("\t" for a tab).
+  std::optional<std::string> csv_sep;
 };
 
 Status run_stat_report(PerfData& data, OutBuffer& out, const StatReportOptions& options = {});
