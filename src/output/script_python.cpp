@@ -49,7 +49,7 @@ ScriptingContext g_context;
 int common_field(const char* name) {
   if (!g_context.event || !g_context.raw) return 0;
   tep_format_field* f = tep_find_common_field(g_context.event, name);
-  if (!f || f->offset + f->size > g_context.raw_size) return 0;
+  if (!f || static_cast<size_t>(f->offset) + f->size > g_context.raw_size) return 0;
   unsigned long long v = 0;
   if (tep_read_number_field(f, g_context.raw, &v) != 0) return 0;
   return static_cast<int>(v);
@@ -150,11 +150,9 @@ class PythonEngine : public ScriptEngine {
       return make_error(fmt::format("Error starting python script {}", script_));
     }
     // set_table_handlers(), then db_export__branch_types() in db-export mode.
-    std::string error;
     try {
-      db_mode_ = db_.setup(globals(), &error);
+      db_mode_ = db_.setup(globals());
       db_.set_events(&data.events());
-      if (!error.empty()) return make_error(error);
       if (db_mode_ && db_.export_calls()) {
         for (size_t i = 0; i < data.events().size(); ++i) {
           const EventAttr& a = data.events()[i].attr;
@@ -600,7 +598,7 @@ class PythonEngine : public ScriptEngine {
     g_context = {event, data, s.raw.size()};
     unsigned long long pid_value = 0;
     if (tep_format_field* f = tep_find_common_field(event, "common_pid");
-        f && f->offset + f->size <= s.raw.size()) {
+        f && static_cast<size_t>(f->offset) + f->size <= s.raw.size()) {
       tep_read_number_field(f, data, &pid_value);
     }
     int pid = static_cast<int>(pid_value);
@@ -633,8 +631,9 @@ class PythonEngine : public ScriptEngine {
         unsigned offset = static_cast<unsigned>(f->offset);
         unsigned len = static_cast<unsigned>(f->size);
         if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-          unsigned long long v =
-              f->offset + f->size <= s.raw.size() ? tep_read_number(tep_, data + offset, len) : 0;
+          unsigned long long v = static_cast<size_t>(f->offset) + f->size <= s.raw.size()
+                                     ? tep_read_number(tep_, data + offset, len)
+                                     : 0;
           offset = static_cast<unsigned>(v & 0xffff);
           len = static_cast<unsigned>(v >> 16) & 0xffff;
           if (f->flags & TEP_FIELD_IS_RELATIVE) offset += f->offset + f->size;

@@ -98,7 +98,7 @@ void PythonDbExport::call(const py::object& h, const py::tuple& t) {
   if (h) h(*t);
 }
 
-bool PythonDbExport::setup(const py::dict& globals, std::string* error) {
+bool PythonDbExport::setup(const py::dict& globals) {
   if (!truthy(globals, "perf_db_export_mode")) return false;
   // perf_db_export_calls: a call/return processor whose thread stacks only samples with an
   // addr_al feed (db_export__sample(): page faults here, and the branch samples perf

@@ -34,7 +34,7 @@ class PythonDbExport {
   // set_table_handlers(): the script's globals decide (perf_db_export_mode,
   // perf_db_export_callchains, perf_db_export_calls).
   // Returns false when the script does not ask for db-export mode.
-  bool setup(const pybind11::dict& globals, std::string* error);
+  bool setup(const pybind11::dict& globals);
   // The recording's events, whose attrs decide machine->comm_exec with the exec COMMs
   // (session.c perf_session__set_comm_exec(), on each attr of a pipe).
   void set_events(const EventList* events) { events_ = events; }
