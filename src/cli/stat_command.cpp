@@ -14,6 +14,7 @@ CLI::App* add_stat_command(CLI::App& app, StatOptions& opts) {
   stat->require_subcommand(1);
   // perf stat's own options before `report` (cmd_stat()): -x SEP for CSV.
   stat->add_option("-x,--field-separator", opts.csv_sep, "print counts with custom separator");
+  stat->add_flag("-j,--json-output", opts.json, "print counts in JSON format");
   CLI::App* rep = stat->add_subcommand("report", "the counts of a perf stat record file");
   rep->add_option("-i,--input", opts.input, "input file, - for standard input")
       ->capture_default_str();
@@ -45,8 +46,10 @@ int run_stat_report(const StatOptions& o) {
   }
   print_open_warnings(**data);
   OutBuffer out(stdout);
-  StatReportOptions options{.aggr_mode = o.aggr_mode};
+  StatReportOptions options;
+  options.aggr_mode = o.aggr_mode;
   if (!o.csv_sep.empty()) options.csv_sep = o.csv_sep;
+  options.json = o.json;
   Status st = readperf::run_stat_report(**data, out, options);
   out.flush();
   if (!st) {

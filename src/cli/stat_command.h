@@ -12,7 +12,8 @@ namespace readperf::cli {
 struct StatOptions {
   std::string input = "perf.data";
   int aggr_mode = -1;
-  std::string csv_sep;  // stat -x SEP  // --per-socket, --per-die, --per-core, --per-node, -A:
+  std::string csv_sep;  // stat -x SEP
+  bool json = false;    // stat -j  // --per-socket, --per-die, --per-core, --per-node, -A:
                         // stat.h aggr_mode
 };
 

@@ -64,7 +64,7 @@ void StatReport::print_counters() {
   // CSV has no header and no footer.
   if (interval_) {
     print_interval_header();
-  } else if (!csv_) {
+  } else if (!csv_ && !json_) {
     print_header();
   }
   const EventList& events = pd_.events();
@@ -87,7 +87,7 @@ void StatReport::print_counters() {
     default:
       break;
   }
-  if (!interval_ && !csv_) print_footer();
+  if (!interval_ && !csv_ && !json_) print_footer();
 }
 
 // print_interval(): the column header of the mode before the first round and every 25th after.
@@ -119,7 +119,7 @@ void StatReport::print_interval_header() {
       default:
         break;
     }
-    if (aggr_mode_ != kAggrUnset && !csv_) {
+    if (aggr_mode_ != kAggrUnset && !csv_ && !json_) {
       out_.print("{}{} {:>{}} events\n", head, counts, "unit", kUnitWidth);
     }
   }
@@ -160,7 +160,7 @@ void StatReport::print_footer() {
 
 // print_counter_aggr(): the global count.
 void StatReport::print_global(const Evsel& ev, const StatCounter& k) {
-  print_line("", ev, k, k.aggr.val, k.aggr.ena, k.aggr.run, 0);
+  print_line(json_ ? json_aggr("") : "", ev, k, k.aggr.val, k.aggr.ena, k.aggr.run, 0);
 }
 
 // print_counter(): a line per cpu of the CPU_MAP, its count of thread 0; "CPU%-7d " when the
@@ -171,7 +171,9 @@ void StatReport::print_per_cpu(const Evsel& ev, const StatCounter& k) {
     const StatCounts& c = k.counts[idx * nr_threads()];
     bool known = cpu_has_socket(cpus_[idx]);
     std::string aggr;
-    if (known) {
+    if (json_) {
+      aggr = json_aggr(known ? fmt::format("\"cpu\" : \"{}\", ", cpus_[idx]) : "");
+    } else if (known) {
       aggr = csv_ ? fmt::format("CPU{}{}", cpus_[idx], sep_) : fmt::format("CPU{:<7} ", cpus_[idx]);
     }
     print_line(aggr, ev, k, c.val, c.ena, c.run, known ? static_cast<int>(idx) : -1);
@@ -247,6 +249,19 @@ void StatReport::print_aggregates() {
                       : fmt::format("N{:<5} {:4} ", id.node, nr);
           break;
       }
+      if (json_) {
+        std::string kind = aggr_mode_ == kAggrCore     ? "core"
+                           : aggr_mode_ == kAggrDie    ? "die"
+                           : aggr_mode_ == kAggrSocket ? "socket"
+                                                       : "node";
+        std::string name = aggr_mode_ == kAggrCore
+                               ? fmt::format("S{}-D{}-C{}", id.socket, id.die, id.core)
+                           : aggr_mode_ == kAggrDie    ? fmt::format("S{}-D{}", id.socket, id.die)
+                           : aggr_mode_ == kAggrSocket ? fmt::format("S{}", id.socket)
+                                                       : fmt::format("N{}", id.node);
+        aggr =
+            json_aggr(fmt::format("\"{}\" : \"{}\", \"aggregate-number\" : {}, ", kind, name, nr));
+      }
       print_line(aggr, events[e], k, sum.val, sum.ena, sum.run, first_idx(id));
     }
   }
@@ -272,8 +287,10 @@ void StatReport::print_per_thread(const Evsel& ev, const StatCounter& k) {
   merge_sort(rows, 0, rows.size(), tmp);
   for (const ThreadValue& v : rows) {
     std::string aggr =
-        csv_ ? fmt::format("{}-{}{}", thread_comms_[v.thread], thread_pids_[v.thread], sep_)
-             : fmt::format("{:>16}-{:<8} ", thread_comms_[v.thread], thread_pids_[v.thread]);
+        json_  ? json_aggr(fmt::format("\"thread\" : \"{}-{}\", ", thread_comms_[v.thread],
+                                       thread_pids_[v.thread]))
+        : csv_ ? fmt::format("{}-{}{}", thread_comms_[v.thread], thread_pids_[v.thread], sep_)
+               : fmt::format("{:>16}-{:<8} ", thread_comms_[v.thread], thread_pids_[v.thread]);
     print_line(aggr, ev, k, v.val, v.ena, v.run, static_cast<int>(v.thread));
   }
 }
@@ -285,6 +302,24 @@ void StatReport::print_line(const std::string& aggr, const Evsel& ev, const Stat
   std::string name = event_name(ev);
   out_.write(prefix_);
   out_.write(aggr);
+  if (json_) {
+    // printout(), abs_printout(), print_running() and print_metric_json() of -j.
+    if (run == 0 || ena == 0 || k.scaled == -1) {
+      out_.print("\"counter-value\" : \"{}\", ", k.supported ? "<not counted>" : "<not supported>");
+      if (k.supported) free_counters_hint_ = true;
+      out_.print("\"unit\" : \"{}\", \"event\" : \"{}\", ", k.unit, name);
+      running(run, ena);
+      metric(nullptr, "", 0);
+    } else {
+      double uval = static_cast<double>(val) * k.scale;
+      out_.write(cformat("\"counter-value\" : \"%f\", ", uval));
+      out_.print("\"unit\" : \"{}\", \"event\" : \"{}\", ", k.unit, name);
+      running(run, ena);
+      shadow(ev.attr, uval, k.scale, map_idx);
+    }
+    out_.put('\n');
+    return;
+  }
   if (csv_) {
     // The same fields without widths: count, unit, event, the running time and share, the
     // metric's value and unit.
@@ -330,6 +365,12 @@ const StatMean* StatReport::runtime(StatKind kind, const EventAttr& a, int map_i
 
 // stat-display.c print_metric_std().
 void StatReport::metric(const char* fmt_spec, const char* unit, double val) {
+  if (json_) {
+    // print_metric_json(): the value whatever the format; glibc prints a null unit "(null)".
+    out_.write(cformat("\"metric-value\" : %f, ", val));
+    out_.print("\"metric-unit\" : \"{}\"}}", unit ? unit : "(null)");
+    return;
+  }
   if (csv_) {
     // print_metric_csv(): the value's digits and point only, then the unit.
     if (!unit || !fmt_spec) {
@@ -409,9 +450,13 @@ void StatReport::shadow(const EventAttr& a, double avg, double scale, int map_id
 
 // stat-display.c print_running(): the share of time the counter ran, when not all.
 void StatReport::running(uint64_t run, uint64_t ena) {
+  // -x and -j: the share as the integer 100 * run / ena (a u64 division) when they differ.
+  double enabled_percent = run != ena ? static_cast<double>(100 * run / ena) : 100.0;
+  if (json_) {
+    out_.print("\"event-runtime\" : {}, \"pcnt-running\" : {:.2f}, ", run, enabled_percent);
+    return;
+  }
   if (csv_) {
-    // The share as the integer 100 * run / ena (a u64 division) when they differ.
-    double enabled_percent = run != ena ? static_cast<double>(100 * run / ena) : 100.0;
     out_.print("{}{}{}{:.2f}", sep_, run, sep_, enabled_percent);
     return;
   }

@@ -159,7 +159,9 @@ void StatReport::on_round(uint64_t type, uint64_t time) {
   for (size_t i = 0; i < events.size(); ++i) process_counter(events[i], counter(i));
   if (type == kRoundFinal) walltime_.update(static_cast<double>(time));
   if (interval_ && time) {
-    prefix_ = fmt::format("{:6}.{:09}{}", time / 1000000000, time % 1000000000, sep_);
+    prefix_ = json_
+                  ? fmt::format("{{\"interval\" : {}.{:09}, ", time / 1000000000, time % 1000000000)
+                  : fmt::format("{:6}.{:09}{}", time / 1000000000, time % 1000000000, sep_);
   } else {
     prefix_.clear();
   }

@@ -49,7 +49,8 @@ class StatReport : public EventSink {
       : pd_(pd),
         out_(out),
         options_(options),
-        csv_(options.csv_sep.has_value()),
+        csv_(options.csv_sep.has_value() && !options.json),
+        json_(options.json),
         sep_(csv_ ? (*options.csv_sep == "\\t" ? "\t" : *options.csv_sep) : " ") {}
 
   void on_user_record(const RecordView& r) override;
@@ -84,6 +85,9 @@ class StatReport : public EventSink {
   // printout(): the counts of one line after its `aggr` columns.
   void print_line(const std::string& aggr, const Evsel& ev, const StatCounter& k, uint64_t val,
                   uint64_t ena, uint64_t run, int map_idx);
+  // aggr_printout() of -j: the object's start (unless the interval's prefix opened it) and the
+  // aggregate's fields.
+  std::string json_aggr(const std::string& fields) const { return (interval_ ? "" : "{") + fields; }
   const StatMean* runtime(StatKind kind, const EventAttr& a, int map_idx) const;
   void metric(const char* fmt_spec, const char* unit, double val);
   void shadow(const EventAttr& a, double avg, double scale, int map_idx);
@@ -93,6 +97,7 @@ class StatReport : public EventSink {
   OutBuffer& out_;
   StatReportOptions options_;
   bool csv_;         // -x: stat_config.csv_output
+  bool json_;        // -j: stat_config.json_output
   std::string sep_;  // stat_config.csv_sep: " " without -x
   std::vector<int> cpus_;
   std::vector<int32_t> thread_pids_;  // THREAD_MAP

@@ -26,6 +26,8 @@ struct StatReportOptions {
   int aggr_mode = -1;
   // perf stat -x SEP report: CSV lines with SEP between the fields ("\t" for a tab).
   std::optional<std::string> csv_sep;
+  // perf stat -j report: a JSON object per line.
+  bool json = false;
 };
 
 Status run_stat_report(PerfData& data, OutBuffer& out, const StatReportOptions& options = {});
