@@ -28,6 +28,7 @@
 #include "readperf/session/map.h"
 #include "readperf/session/thread.h"
 #include "script_python_db.h"
+#include "script_python_sample.h"
 #include "script_python_side_band.h"
 
 namespace py = pybind11;
@@ -82,8 +83,6 @@ bool is_printable_array(const char* p, size_t len) {
   return true;
 }
 
-py::bytes bytes_of(Bytes b) { return py::bytes(reinterpret_cast<const char*>(b.data()), b.size()); }
-
 // trace-event-parse.c eval_flag(): a flag's value as the format file spells it, a number or
 // one of the names perf knows.
 unsigned long long eval_flag(const char* flag) {
@@ -119,7 +118,7 @@ class PythonEngine : public ScriptEngine {
     if (data.tracing_data()) {
       if (auto tf = TraceFormatter::create(*data.tracing_data())) trace_ = std::move(*tf);
     }
-    if (data.features().arch) arch_ = std::string(normalize_arch(*data.features().arch));
+    if (data.features().arch) dict_.set_arch(std::string(normalize_arch(*data.features().arch)));
     std::FILE* fp = std::fopen(script_.c_str(), "r");
     if (!fp) {
       return make_error(
@@ -171,7 +170,7 @@ class PythonEngine : public ScriptEngine {
 
   void process_sample(const Sample& s, const Evsel& evsel, const ResolvedSample& rs,
                       Resolver& resolver) override {
-    resolver_ = &resolver;
+    dict_.set_resolver(&resolver);
     // builtin-script.c process_sample_event(): a page fault's addr resolved as well
     // (thread__resolve()).
     addr_frame_.reset();
@@ -284,196 +283,14 @@ class PythonEngine : public ScriptEngine {
     return true;
   }
 
-  std::string_view dso_name(const Frame& f) const {
-    if (options_.show_kernel_path && f.map && f.dso && !f.dso->long_name.empty()) {
-      return f.dso->long_name;
-    }
-    return f.dso_name();
-  }
+  const std::string& event_name_of(const Evsel& evsel) { return names_.of(evsel); }
 
-  // python_process_callchain(): the resolved chain, leaf first, each {ip, sym {start, end,
-  // binding, name}, sym_off, sym_srcline (inline frames), dso}.
-  py::list callchain(const ResolvedSample& rs, bool has_chain) {
-    py::list out;
-    if (!has_chain) return out;
-    for (const Frame& f : rs.callchain) {
-      py::dict e;
-      e["ip"] = py::int_(f.ip);
-      if (f.sym) {
-        py::dict sym;
-        sym["start"] = py::int_(f.sym->start);
-        sym["end"] = py::int_(f.sym->end);
-        sym["binding"] = py::int_(f.sym->binding);
-        sym["name"] = py::str(f.sym->name.data(), f.sym->name.size());
-        e["sym"] = sym;
-        if (f.map) e["sym_off"] = py::int_(f.symoff());
-        if (!f.srcline.empty() && f.srcline != ":0") {
-          e["sym_srcline"] = py::str(f.srcline.data(), f.srcline.size());
-        }
-      }
-      if (f.map) {
-        std::string_view d = dso_name(f);
-        e["dso"] = py::str(d.data(), d.size());
-      }
-      out.append(e);
-    }
-    return out;
-  }
-
-  // set_sym_in_dict(): a frame's DSO, its build-id and map, its symbol and offset, under
-  // names with `prefix` ("addr_" for a page fault's addr).
-  static void set_sym_in_dict(py::dict& d, const Frame& f, const std::string& prefix) {
-    if (f.map && f.dso) {
-      d[py::str(prefix + "dso")] = std::string(f.dso_name());
-      std::string bid;
-      for (uint8_t b : f.dso->build_id) fmt::format_to(std::back_inserter(bid), "{:02x}", b);
-      d[py::str(prefix + "dso_bid")] = bid;
-      d[py::str(prefix + "dso_map_start")] = py::int_(f.map->start);
-      d[py::str(prefix + "dso_map_end")] = py::int_(f.map->end);
-    }
-    if (f.sym) {
-      d[py::str(prefix + "symbol")] = py::str(f.sym->name.data(), f.sym->name.size());
-      d[py::str(prefix + "symoff")] = py::int_(f.symoff());
-    }
-  }
-
-  // get_perf_sample_dict().
+  // get_perf_sample_dict() with the current sample's addr_al.
   py::dict sample_dict(const Sample& s, const Evsel& evsel, const ResolvedSample& rs,
                        py::list chain) {
-    py::dict dict;
-    py::dict ds;
-    dict["ev_name"] = event_name_of(evsel);
-    // The attr as this perf's struct perf_event_attr (PERF_ATTR_SIZE_VER7, 128 bytes).
-    std::vector<std::byte> attr;
-    write_attr(evsel.attr, 128, ByteOrder::kNative, attr);
-    dict["attr"] = py::bytes(reinterpret_cast<const char*>(attr.data()), attr.size());
-    ds["pid"] = py::int_(s.pid);
-    ds["tid"] = py::int_(s.tid);
-    ds["cpu"] = py::int_(s.cpu);  // u32: (u32)-1 without a CPU
-    ds["ip"] = py::int_(s.ip);
-    ds["time"] = py::int_(s.time);
-    ds["period"] = py::int_(s.period);
-    ds["phys_addr"] = py::int_(s.phys_addr);
-    ds["addr"] = py::int_(s.addr);
-    // set_sample_read_in_dict().
-    uint64_t rf = evsel.attr.read_format;
-    if (rf & kFormatTotalTimeEnabled) ds["time_enabled"] = py::int_(s.read.time_enabled);
-    if (rf & kFormatTotalTimeRunning) ds["time_running"] = py::int_(s.read.time_running);
-    // get_sample_value_as_tuple(): always three slots, the third (lost) left NULL without
-    // PERF_FORMAT_LOST (Python prints it as <NULL>).
-    auto value_tuple = [&](const ReadValue& v) {
-      py::object t = py::reinterpret_steal<py::object>(PyTuple_New(3));
-      PyTuple_SetItem(t.ptr(), 0, PyLong_FromUnsignedLongLong(v.id));
-      PyTuple_SetItem(t.ptr(), 1, PyLong_FromUnsignedLongLong(v.value));
-      if (rf & kFormatLost) PyTuple_SetItem(t.ptr(), 2, PyLong_FromUnsignedLongLong(v.lost));
-      return t;
-    };
-    py::list values;
-    if (rf & kFormatGroup) {
-      for (uint64_t i = 0; i < s.read.group_nr; ++i) {
-        values.append(value_tuple(s.read.group_value(i, rf)));
-      }
-    } else {
-      values.append(value_tuple(s.read.one));
-    }
-    ds["values"] = values;
-    ds["weight"] = py::int_(s.weight);
-    ds["transaction"] = py::int_(s.transaction);
-    // evsel__parse_sample(): PERF_MEM_DATA_SRC_NONE unless the event samples it.
-    constexpr uint64_t kDataSrcNone = 0x5080021;
-    uint64_t data_src = (evsel.attr.sample_type & kSampleDataSrc) ? s.data_src : kDataSrcNone;
-    ds["datasrc"] = py::int_(data_src);
-    ds["datasrc_decode"] = script_meminfo_text(data_src);
-    dict["sample"] = ds;
-    dict["raw_buf"] = bytes_of(s.raw);
-    dict["comm"] = std::string(rs.comm);
-    set_sym_in_dict(dict, rs.self, "");
-    dict["callchain"] = chain;
-    dict["brstack"] = brstack(s, rs);
-    dict["brstacksym"] = brstacksym(s, rs);
-    ds["cpumode"] = py::int_(s.cpumode());
-    if (addr_frame_) {
-      ds["addr_correlates_sym"] = py::bool_(true);
-      set_sym_in_dict(ds, *addr_frame_, "addr_");
-    }
-    // set_regs_in_dict(): "%5s:0x%lx " per register, in a buffer sized for the interrupt
-    // registers (28 bytes each), the user registers cut to it.
-    size_t cap = static_cast<size_t>(std::popcount(evsel.attr.sample_regs_intr)) * 28;
-    dict["iregs"] = regs_text(s.intr_regs.regs, evsel.attr.sample_regs_intr, cap);
-    dict["uregs"] = regs_text(s.user_regs.regs, evsel.attr.sample_regs_user, cap);
-    return dict;
+    return dict_.build(s, evsel, event_name_of(evsel), rs, std::move(chain),
+                       addr_frame_ ? &*addr_frame_ : nullptr);
   }
-
-  // python_process_brstack(): each branch's ends, flags, cycles and DSOs
-  // (thread__find_map_fb(), "[unknown]" without a map).
-  py::list brstack(const Sample& s, const ResolvedSample& rs) {
-    py::list out;
-    if (!s.has_branch_stack || !rs.thread || !resolver_) return out;
-    auto dso = [&](uint64_t addr) -> std::string {
-      const Map* map = resolver_->find_map_fb(*rs.thread, s.cpumode(), addr);
-      if (!map || !map->dso) return "[unknown]";
-      Frame f;
-      f.map = map;
-      f.dso = map->dso;
-      return std::string(dso_name(f));
-    };
-    for (size_t i = 0; i < s.branch_stack.nr; ++i) {
-      BranchEntry e = s.branch_stack.entry(i);
-      BranchFlags fl(e.flags);
-      py::dict d;
-      d["from"] = py::int_(e.from);
-      d["to"] = py::int_(e.to);
-      d["mispred"] = py::bool_(fl.mispred());
-      d["predicted"] = py::bool_(fl.predicted());
-      d["in_tx"] = py::bool_(fl.in_tx());
-      d["abort"] = py::bool_(fl.abort());
-      d["cycles"] = py::int_(fl.cycles());
-      d["from_dsoname"] = dso(e.from);
-      d["to_dsoname"] = dso(e.to);
-      out.append(d);
-    }
-    return out;
-  }
-
-  // python_process_brstacksym(): each branch's ends as "symbol+0xoff" (get_symoff(): "%x"
-  // of the offset; "[unknown]" without a symbol), "M"/"P"/"-", "X"/"-", "A"/"-".
-  py::list brstacksym(const Sample& s, const ResolvedSample& rs) {
-    py::list out;
-    if (!s.has_branch_stack || !rs.thread || !resolver_) return out;
-    auto symoff = [&](uint64_t addr) -> std::string {
-      Frame f = resolver_->resolve_addr_fb(*rs.thread, s.cpumode(), addr);
-      if (!f.sym || f.sym->name.empty()) return "[unknown]";
-      return fmt::format("{}+{:#x}", f.sym->name, static_cast<uint32_t>(f.symoff()));
-    };
-    for (size_t i = 0; i < s.branch_stack.nr; ++i) {
-      BranchEntry e = s.branch_stack.entry(i);
-      BranchFlags fl(e.flags);
-      py::dict d;
-      d["from"] = symoff(e.from);
-      d["to"] = symoff(e.to);
-      d["pred"] = fl.mispred() ? "M" : fl.predicted() ? "P" : "-";
-      d["in_tx"] = fl.in_tx() ? "X" : "-";
-      d["abort"] = fl.abort() ? "A" : "-";
-      out.append(d);
-    }
-    return out;
-  }
-
-  std::string regs_text(const U64Array& regs, uint64_t mask, size_t cap) const {
-    std::string out;
-    if (regs.empty() || !cap) return out;
-    size_t i = 0;
-    for (unsigned r = 0; r < 64; ++r) {
-      if (!(mask & (1ull << r))) continue;
-      uint64_t v = i < regs.size() ? regs[i] : 0;
-      ++i;
-      out += fmt::format("{:>5}:{:#x} ", perf_reg_name(r, arch_), v);
-    }
-    if (out.size() > cap - 1) out.resize(cap - 1);  // scnprintf() into bf[cap]
-    return out;
-  }
-
-  const std::string& event_name_of(const Evsel& evsel) { return names_.of(evsel); }
 
   bool has_chain(const Sample& s, const ResolvedSample& rs) const {
     return s.has_callchain && !rs.callchain.empty();
@@ -483,7 +300,7 @@ class PythonEngine : public ScriptEngine {
   void process_general(const Sample& s, const Evsel& evsel, const ResolvedSample& rs) {
     py::object h = handler("process_event");
     if (!h) return;
-    h(sample_dict(s, evsel, rs, callchain(rs, has_chain(s, rs))));
+    h(sample_dict(s, evsel, rs, dict_.callchain(rs, has_chain(s, rs))));
   }
 
   // get_field_numeric_entry(): a number, or a list of them for an array, signed as the
@@ -605,7 +422,7 @@ class PythonEngine : public ScriptEngine {
     uint64_t secs = s.time / 1000000000ull;
     uint64_t nsecs = s.time - secs * 1000000000ull;
     py::capsule context(&g_context, "perf_trace_context");
-    py::list chain = callchain(rs, has_chain(s, rs));
+    py::list chain = dict_.callchain(rs, has_chain(s, rs));
     py::list args;
     py::dict dict;
     args.append(name);
@@ -674,8 +491,6 @@ class PythonEngine : public ScriptEngine {
   PythonEngineOptions options_;
   std::unique_ptr<TraceFormatter> trace_;
   tep_handle* tep_ = nullptr;
-  Resolver* resolver_ = nullptr;  // the script printer's, for the branches' ends
-  std::string arch_ = "x86";
   std::optional<py::scoped_interpreter> interpreter_;
   py::object main_;  // __main__'s globals, once the interpreter runs
   std::unordered_map<std::string, py::object> handlers_;
@@ -686,6 +501,7 @@ class PythonEngine : public ScriptEngine {
   std::string field_name_;                  // cur_field_name of define_event_symbols()
   PythonDbExport db_;
   std::optional<Frame> addr_frame_;  // the current sample's addr_al, for a page fault
+  PythonSampleDict dict_{options_.show_kernel_path};
 };
 
 }  // namespace
