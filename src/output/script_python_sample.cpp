@@ -60,20 +60,20 @@ py::list PythonSampleDict::callchain(const ResolvedSample& rs, bool has_chain) {
   return out;
 }
 
-// set_sym_in_dict(): a frame's DSO, its build-id and map, its symbol and offset, under
-// names with `prefix` ("addr_" for a page fault's addr).
-void PythonSampleDict::set_sym_in_dict(py::dict& d, const Frame& f, const std::string& prefix) {
+// set_sym_in_dict(): a frame's DSO, its build-id and map, its symbol and offset, under the
+// names perf gives them (the sample's own, or a page fault's addr's).
+void PythonSampleDict::set_sym_in_dict(py::dict& d, const Frame& f, const SymKeys& keys) {
   if (f.map && f.dso) {
-    d[py::str(prefix + "dso")] = std::string(f.dso_name());
+    d[keys.dso] = std::string(f.dso_name());
     std::string bid;
     for (uint8_t b : f.dso->build_id) fmt::format_to(std::back_inserter(bid), "{:02x}", b);
-    d[py::str(prefix + "dso_bid")] = bid;
-    d[py::str(prefix + "dso_map_start")] = py::int_(f.map->start);
-    d[py::str(prefix + "dso_map_end")] = py::int_(f.map->end);
+    d[keys.dso_bid] = bid;
+    d[keys.dso_map_start] = py::int_(f.map->start);
+    d[keys.dso_map_end] = py::int_(f.map->end);
   }
   if (f.sym) {
-    d[py::str(prefix + "symbol")] = py::str(f.sym->name.data(), f.sym->name.size());
-    d[py::str(prefix + "symoff")] = py::int_(f.symoff());
+    d[keys.symbol] = py::str(f.sym->name.data(), f.sym->name.size());
+    d[keys.symoff] = py::int_(f.symoff());
   }
 }
 
@@ -127,14 +127,17 @@ py::dict PythonSampleDict::build(const Sample& s, const Evsel& evsel, const std:
   dict["sample"] = ds;
   dict["raw_buf"] = bytes_of(s.raw);
   dict["comm"] = std::string(rs.comm);
-  set_sym_in_dict(dict, rs.self, "");
+  set_sym_in_dict(dict, rs.self,
+                  {"dso", "dso_bid", "dso_map_start", "dso_map_end", "symbol", "symoff"});
   dict["callchain"] = chain;
   dict["brstack"] = brstack(s, rs);
   dict["brstacksym"] = brstacksym(s, rs);
   ds["cpumode"] = py::int_(s.cpumode());
   if (addr) {
     ds["addr_correlates_sym"] = py::bool_(true);
-    set_sym_in_dict(ds, *addr, "addr_");
+    set_sym_in_dict(ds, *addr,
+                    {"addr_dso", "addr_dso_bid", "addr_dso_map_start", "addr_dso_map_end",
+                     "addr_symbol", "addr_symoff"});
   }
   // set_regs_in_dict(): "%5s:0x%lx " per register, in a buffer sized for the interrupt
   // registers (28 bytes each), the user registers cut to it.

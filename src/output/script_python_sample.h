@@ -37,7 +37,11 @@ class PythonSampleDict {
 
  private:
   std::string_view dso_name(const Frame& f) const;
-  static void set_sym_in_dict(pybind11::dict& d, const Frame& f, const std::string& prefix);
+  // set_sym_in_dict()'s field names.
+  struct SymKeys {
+    const char *dso, *dso_bid, *dso_map_start, *dso_map_end, *symbol, *symoff;
+  };
+  static void set_sym_in_dict(pybind11::dict& d, const Frame& f, const SymKeys& keys);
   pybind11::list brstack(const Sample& s, const ResolvedSample& rs);
   pybind11::list brstacksym(const Sample& s, const ResolvedSample& rs);
   std::string regs_text(const U64Array& regs, uint64_t mask, size_t cap) const;
