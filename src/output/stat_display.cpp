@@ -169,7 +169,7 @@ void StatReport::print_global(const Evsel& ev, const StatCounter& k) {
 void StatReport::print_per_cpu(const Evsel& ev, const StatCounter& k) {
   for (size_t idx = 0; idx < cpus_.size(); ++idx) {
     const StatCounts& c = k.counts[idx * nr_threads()];
-    bool known = cpu_has_socket(cpus_[idx]);
+    bool known = cpu_named(idx);
     std::string aggr;
     if (json_) {
       aggr = json_aggr(known ? fmt::format("\"cpu\" : \"{}\", ", cpus_[idx]) : "");
@@ -227,44 +227,39 @@ void StatReport::print_aggregates() {
         sum.ena += c.ena;
         sum.run += c.run;
       }
-      // aggr_printout().
-      // CSV: the same without the widths, the separator after each.
-      std::string aggr;
-      const std::string& s = sep_;
-      switch (aggr_mode_) {
-        case kAggrCore:
-          aggr = csv_ ? fmt::format("S{}-D{}-C{}{}{}{}", id.socket, id.die, id.core, s, nr, s)
-                      : fmt::format("S{}-D{}-C{:<8} {:4} ", id.socket, id.die, id.core, nr);
-          break;
-        case kAggrDie:
-          aggr = csv_ ? fmt::format("S{}-D{}{}{}{}", id.socket, id.die, s, nr, s)
-                      : fmt::format("S{}-D{:<8} {:4} ", id.socket, id.die, nr);
-          break;
-        case kAggrSocket:
-          aggr = csv_ ? fmt::format("S{}{}{}{}", id.socket, s, nr, s)
-                      : fmt::format("S{:<5} {:4} ", id.socket, nr);
-          break;
-        default:
-          aggr = csv_ ? fmt::format("N{}{}{}{}", id.node, s, nr, s)
-                      : fmt::format("N{:<5} {:4} ", id.node, nr);
-          break;
-      }
-      if (json_) {
-        std::string kind = aggr_mode_ == kAggrCore     ? "core"
-                           : aggr_mode_ == kAggrDie    ? "die"
-                           : aggr_mode_ == kAggrSocket ? "socket"
-                                                       : "node";
-        std::string name = aggr_mode_ == kAggrCore
-                               ? fmt::format("S{}-D{}-C{}", id.socket, id.die, id.core)
-                           : aggr_mode_ == kAggrDie    ? fmt::format("S{}-D{}", id.socket, id.die)
-                           : aggr_mode_ == kAggrSocket ? fmt::format("S{}", id.socket)
-                                                       : fmt::format("N{}", id.node);
-        aggr =
-            json_aggr(fmt::format("\"{}\" : \"{}\", \"aggregate-number\" : {}, ", kind, name, nr));
-      }
-      print_line(aggr, events[e], k, sum.val, sum.ena, sum.run, first_idx(id));
+      print_line(aggr_text(id, nr), events[e], k, sum.val, sum.ena, sum.run, first_idx(id));
     }
   }
+}
+
+// aggr_printout() of an aggregate: its name ("S0-D0-C0", "S0-D0", "S0", "N0": the last number
+// padded to 8 or 5 in the standard layout) and its number of cpus.
+std::string StatReport::aggr_text(const StatAggrId& id, int nr) const {
+  std::string head;  // the name before its last number
+  char tag = 'N';
+  int last = id.node, width = 5;
+  const char* kind = "node";
+  switch (aggr_mode_) {
+    case kAggrCore:
+      head = fmt::format("S{}-D{}-", id.socket, id.die);
+      tag = 'C', last = id.core, width = 8, kind = "core";
+      break;
+    case kAggrDie:
+      head = fmt::format("S{}-", id.socket);
+      tag = 'D', last = id.die, width = 8, kind = "die";
+      break;
+    case kAggrSocket:
+      tag = 'S', last = id.socket, kind = "socket";
+      break;
+    default:
+      break;
+  }
+  if (json_) {
+    return json_aggr(
+        fmt::format("\"{}\" : \"{}{}{}\", \"aggregate-number\" : {}, ", kind, head, tag, last, nr));
+  }
+  if (csv_) return fmt::format("{}{}{}{}{}{}", head, tag, last, sep_, nr, sep_);
+  return fmt::format("{}{}{:<{}} {:4} ", head, tag, last, width, nr);
 }
 
 // print_aggr_thread(): every thread of the THREAD_MAP (stat report's target is not a

@@ -227,16 +227,21 @@ StatAggrId StatReport::aggr_id(int cpu) const {
 // cpumap.c aggr_cpu_id__cpu(): perf asks the machine it runs on for the cpu's socket
 // (cpu.c cpu__get_socket_id(): sysfs physical_package_id); without one the id is empty and
 // AGGR_NONE prints no cpu column. READPERF_SYSFS_CPU stands for /sys/devices/system/cpu.
-bool StatReport::cpu_has_socket(int cpu) const {
-  const char* root = std::getenv("READPERF_SYSFS_CPU");
-  std::string path = fmt::format("{}/cpu{}/topology/physical_package_id",
-                                 root && *root ? root : "/sys/devices/system/cpu", cpu);
-  std::FILE* f = std::fopen(path.c_str(), "r");
-  if (!f) return false;
-  int id = -1;
-  bool ok = std::fscanf(f, "%d", &id) == 1;
-  std::fclose(f);
-  return ok && id != -1;
+bool StatReport::cpu_named(size_t idx) {
+  if (cpu_named_.size() != cpus_.size()) {
+    const char* root = std::getenv("READPERF_SYSFS_CPU");
+    cpu_named_.assign(cpus_.size(), false);
+    for (size_t i = 0; i < cpus_.size(); ++i) {
+      std::string path = fmt::format("{}/cpu{}/topology/physical_package_id",
+                                     root && *root ? root : "/sys/devices/system/cpu", cpus_[i]);
+      std::FILE* f = std::fopen(path.c_str(), "r");
+      if (!f) continue;
+      int id = -1;
+      cpu_named_[i] = std::fscanf(f, "%d", &id) == 1 && id != -1;
+      std::fclose(f);
+    }
+  }
+  return cpu_named_[idx];
 }
 
 Status run_stat_report(PerfData& data, OutBuffer& out, const StatReportOptions& options) {

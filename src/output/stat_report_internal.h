@@ -70,8 +70,9 @@ class StatReport : public EventSink {
   void update_shadow(const EventAttr& a, uint64_t val, double scale, int map_idx);
   // builtin-stat.c perf_stat__get_*_file(): a cpu's socket, die, core or NUMA node.
   StatAggrId aggr_id(int cpu) const;
-  // aggr_cpu_id__cpu()'s socket of the running machine: whether AGGR_NONE names the cpu.
-  bool cpu_has_socket(int cpu) const;
+  // aggr_cpu_id__cpu()'s socket of the running machine: whether AGGR_NONE names the cpu of
+  // CPU_MAP index `idx` (asked once per cpu, where perf asks sysfs for every line).
+  bool cpu_named(size_t idx);
 
   // stat_display.cpp
   void print_counters();
@@ -87,6 +88,7 @@ class StatReport : public EventSink {
                   uint64_t ena, uint64_t run, int map_idx);
   // aggr_printout() of -j: the object's start (unless the interval's prefix opened it) and the
   // aggregate's fields.
+  std::string aggr_text(const StatAggrId& id, int nr) const;
   std::string json_aggr(const std::string& fields) const { return (interval_ ? "" : "{") + fields; }
   const StatMean* runtime(StatKind kind, const EventAttr& a, int map_idx) const;
   void metric(const char* fmt_spec, const char* unit, double val);
@@ -102,6 +104,7 @@ class StatReport : public EventSink {
   std::vector<int> cpus_;
   std::vector<int32_t> thread_pids_;  // THREAD_MAP
   std::vector<std::string> thread_comms_;
+  std::vector<bool> cpu_named_;  // cpu_named() of each CPU_MAP index, once asked
   bool have_cpus_ = false, have_threads_ = false;
   int aggr_mode_ = kAggrGlobal;
   uint64_t interval_ = 0;
