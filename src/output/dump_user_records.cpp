@@ -8,6 +8,7 @@
 #include "dump_internal.h"
 #include "readperf/format/perf_abi.h"
 #include "readperf/reader/cpu_map.h"
+#include "readperf/reader/stat_records.h"
 
 namespace readperf {
 
@@ -231,14 +232,13 @@ void print_user_record(OutBuffer& out, const RecordView& r, ByteOrder order, boo
     }
     case kRecordThreadMap: {
       // event.c perf_event__fprintf_thread_map(), thread_map.c thread_map__fprintf().
-      uint64_t nr = c.u64();
+      ThreadMapEvent map;
+      parse_thread_map(r, order, map);
       out.write(" nr: ");
-      int n = static_cast<int>(nr);
+      int n = static_cast<int>(map.nr);
       out.print("{} thread{}: ", n, n > 1 ? "s" : "");
-      for (int i = 0; i < n && c.remaining() >= 24; ++i) {
-        int32_t pid = static_cast<int32_t>(c.u64());
-        c.skip(16);
-        out.print("{}{}", i ? ", " : "", pid);
+      for (size_t i = 0; i < map.entries.size() && static_cast<int64_t>(i) < n; ++i) {
+        out.print("{}{}", i ? ", " : "", map.entries[i].pid);
       }
       out.write("\n: unhandled!\n");
       return;
@@ -249,36 +249,29 @@ void print_user_record(OutBuffer& out, const RecordView& r, ByteOrder order, boo
       out.write(": unhandled!\n");
       return;
     case kRecordStatConfig: {
-      uint64_t nr = c.u64();
-      int64_t aggr_mode = 0, scale = 0, interval = 0;
-      for (uint64_t i = 0; i < nr && c.remaining() >= 16; ++i) {
-        uint64_t tag = c.u64();
-        uint64_t val = c.u64();
-        if (tag == 0) aggr_mode = static_cast<int32_t>(val);
-        if (tag == 1) interval = static_cast<uint32_t>(val);
-        if (tag == 2) scale = static_cast<int32_t>(val != 0);
-      }
+      StatConfigEvent config;
+      parse_stat_config(r, order, config);
+      int64_t aggr_mode = static_cast<int32_t>(config.aggr_mode.value_or(0));
+      int64_t interval = static_cast<uint32_t>(config.interval.value_or(0));
+      int64_t scale = config.scale.value_or(0) != 0;
       out.print("\n... aggr_mode {}\n... scale     {}\n... interval  {}\n: unhandled!\n", aggr_mode,
                 scale, interval);
       return;
     }
     case kRecordStat: {
-      uint64_t id = c.u64();
-      int32_t cpu = c.s32();
-      int32_t thread = c.s32();
-      uint64_t val = c.u64();
-      uint64_t ena = c.u64();
-      uint64_t run = c.u64();
+      StatEvent stat;
+      parse_stat(r, order, stat);
       out.print(
           "\n... id {}, cpu {}, thread {}\n... value {}, enabled {}, running {}\n"
           ": unhandled!\n",
-          id, cpu, thread, val, ena, run);
+          stat.id, stat.cpu, static_cast<int32_t>(stat.thread), stat.val, stat.ena, stat.run);
       return;
     }
     case kRecordStatRound: {
-      uint64_t type = c.u64();
-      uint64_t time = c.u64();
-      out.print("\n... time {}, type {}\n: unhandled!\n", time, type == 1 ? "FINAL" : "INTERVAL");
+      StatRoundEvent round;
+      parse_stat_round(r, order, round);
+      out.print("\n... time {}, type {}\n: unhandled!\n", round.time,
+                round.type == 1 ? "FINAL" : "INTERVAL");
       return;
     }
     case kRecordTimeConv:

@@ -8,14 +8,10 @@
 #include "readperf/output/script_engine.h"
 #include "readperf/reader/cpu_map.h"
 #include "readperf/reader/event_name.h"
+#include "readperf/reader/stat_records.h"
 #include "script_internal.h"
 
 namespace readperf {
-
-namespace {
-
-
-}  // namespace
 
 StatCounts& ScriptStat::counts(size_t evsel, size_t cpu_idx, size_t thread_idx) {
   size_t nthreads = std::max<size_t>(threads_.size(), 1);
@@ -30,48 +26,37 @@ void ScriptStat::on_user_record(const RecordView& r) {
   ByteCursor c = r.body(pd_.order());
   switch (r.type) {
     case kRecordThreadMap: {
-      uint64_t nr = c.u64();
+      ThreadMapEvent map;
+      parse_thread_map(r, pd_.order(), map);
       threads_.clear();
-      for (uint64_t i = 0; i < nr && c.remaining() >= 24; ++i) {
-        threads_.push_back(static_cast<int32_t>(c.u64()));
-        c.skip(16);
-      }
+      for (const ThreadMapEvent::Entry& e : map.entries) threads_.push_back(e.pid);
       break;
     }
     case kRecordCpuMap:
       cpus_ = decode_cpu_map(c).value_or(std::vector<int>{});
       break;
     case kRecordStatConfig: {
-      uint64_t nr = c.u64();
-      for (uint64_t i = 0; i < nr && c.remaining() >= 16; ++i) {
-        uint64_t tag = c.u64();
-        uint64_t val = c.u64();
-        if (tag == 0) aggr_mode_ = static_cast<int>(val);
-        if (tag == 2) scale_ = val != 0;
-      }
+      StatConfigEvent config;
+      parse_stat_config(r, pd_.order(), config);
+      if (config.aggr_mode) aggr_mode_ = static_cast<int>(*config.aggr_mode);
+      if (config.scale) scale_ = *config.scale != 0;
       break;
     }
     case kRecordStat: {
-      uint64_t id = c.u64();
-      uint32_t cpu = c.u32();
-      uint32_t thread = c.u32();
-      StatCounts v;
-      v.val = c.u64();
-      v.ena = c.u64();
-      v.run = c.u64();
-      const Evsel* ev = pd_.events().find_id(id);
-      if (!c.ok() || !ev) break;
+      StatEvent stat;
+      if (!parse_stat(r, pd_.order(), stat)) break;
+      const Evsel* ev = pd_.events().find_id(stat.id);
+      if (!ev) break;
       // The record names a cpu; its counts live at that cpu's index in the cpu map
       // (perf_cpu_map__idx); perf refuses a cpu outside the map.
-      auto it = std::find(cpus_.begin(), cpus_.end(), static_cast<int32_t>(cpu));
-      if (it == cpus_.end() || thread >= std::max<size_t>(threads_.size(), 1)) break;
-      counts(ev->index, it - cpus_.begin(), thread) = v;
+      auto it = std::find(cpus_.begin(), cpus_.end(), stat.cpu);
+      if (it == cpus_.end() || stat.thread >= std::max<size_t>(threads_.size(), 1)) break;
+      counts(ev->index, it - cpus_.begin(), stat.thread) = {stat.val, stat.ena, stat.run};
       break;
     }
     case kRecordStatRound: {
-      c.u64();  // type
-      uint64_t time = c.u64();
-      if (c.ok()) round(time);
+      StatRoundEvent round_event;
+      if (parse_stat_round(r, pd_.order(), round_event)) round(round_event.time);
       break;
     }
     default:

@@ -12,6 +12,7 @@
 
 #include "readperf/format/perf_abi.h"
 #include "readperf/reader/cpu_map.h"
+#include "readperf/reader/stat_records.h"
 #include "stat_report_internal.h"
 
 namespace readperf {
@@ -62,11 +63,11 @@ void StatReport::on_user_record(const RecordView& r) {
         break;
       }
       have_threads_ = true;
-      uint64_t nr = c.u64();
-      for (uint64_t i = 0; i < nr && c.remaining() >= 24; ++i) {
-        thread_pids_.push_back(static_cast<int32_t>(c.u64()));
-        // thread_map.c thread_map__new_event(): strndup(comm, 16).
-        thread_comms_.emplace_back(c.fixed_string(16));
+      ThreadMapEvent map;
+      parse_thread_map(r, pd_.order(), map);
+      for (const ThreadMapEvent::Entry& e : map.entries) {
+        thread_pids_.push_back(e.pid);
+        thread_comms_.emplace_back(e.comm);
       }
       break;
     }
@@ -78,9 +79,12 @@ void StatReport::on_user_record(const RecordView& r) {
       have_cpus_ = true;
       cpus_ = decode_cpu_map(c).value_or(std::vector<int>{});
       break;
-    case kRecordStatConfig:
-      on_stat_config(c);
+    case kRecordStatConfig: {
+      StatConfigEvent config;
+      parse_stat_config(r, pd_.order(), config);
+      on_stat_config(config);
       break;
+    }
     case kRecordEventUpdate: {
       // header.c perf_event__process_event_update(): UNIT 0, SCALE 1 (NAME the reader does).
       uint64_t type = c.u64();
@@ -96,13 +100,14 @@ void StatReport::on_user_record(const RecordView& r) {
       }
       break;
     }
-    case kRecordStat:
-      on_stat(c);
+    case kRecordStat: {
+      StatEvent stat;
+      if (parse_stat(r, pd_.order(), stat)) on_stat(stat);
       break;
+    }
     case kRecordStatRound: {
-      uint64_t type = c.u64();
-      uint64_t time = c.u64();
-      if (c.ok()) on_round(type, time);
+      StatRoundEvent round;
+      if (parse_stat_round(r, pd_.order(), round)) on_round(round.type, round.time);
       break;
     }
     default:
@@ -113,15 +118,10 @@ void StatReport::on_user_record(const RecordView& r) {
 // builtin-stat.c process_stat_config_event(): the recorded aggr_mode, interval and scale
 // (stat.c perf_event__read_stat_config(): tags 0, 1, 2); an option's mode replaces the
 // recorded one, unless the counts are per task (a cpu map of "any cpu" only).
-void StatReport::on_stat_config(ByteCursor c) {
-  uint64_t nr = c.u64();
-  for (uint64_t i = 0; i < nr && c.remaining() >= 16; ++i) {
-    uint64_t tag = c.u64();
-    uint64_t val = c.u64();
-    if (tag == 0) aggr_mode_ = static_cast<int>(val);
-    if (tag == 1) interval_ = val;
-    if (tag == 2) scale_ = val != 0;
-  }
+void StatReport::on_stat_config(const StatConfigEvent& config) {
+  if (config.aggr_mode) aggr_mode_ = static_cast<int>(*config.aggr_mode);
+  if (config.interval) interval_ = *config.interval;
+  if (config.scale) scale_ = *config.scale != 0;
   if (cpus_.empty() || cpus_[0] == -1) {  // perf_cpu_map__empty()
     if (options_.aggr_mode >= 0)
       out_.write("warning: processing task data, aggregation mode not set\n");
@@ -131,13 +131,11 @@ void StatReport::on_stat_config(ByteCursor c) {
 }
 
 // stat.c perf_event__process_stat_event().
-void StatReport::on_stat(ByteCursor c) {
-  uint64_t id = c.u64();
-  int32_t cpu = static_cast<int32_t>(c.u32());
-  uint32_t thread = c.u32();
-  StatCounts v{c.u64(), c.u64(), c.u64()};
-  if (!c.ok()) return;
-  const Evsel* ev = pd_.events().find_id(id);
+void StatReport::on_stat(const StatEvent& stat) {
+  int32_t cpu = stat.cpu;
+  uint32_t thread = stat.thread;
+  StatCounts v{stat.val, stat.ena, stat.run};
+  const Evsel* ev = pd_.events().find_id(stat.id);
   if (!ev) {
     status_ = make_error("Failed to resolve counter for stat event.");
     return;

@@ -17,6 +17,9 @@
 
 namespace readperf {
 
+struct StatConfigEvent;
+struct StatEvent;
+
 // util/stat.c: struct stats, its running mean.
 struct StatMean {
   double n = 0, mean = 0;
@@ -62,8 +65,8 @@ class StatReport : public EventSink {
   size_t nr_threads() const { return std::max<size_t>(thread_pids_.size(), 1); }
   size_t nr_cpus() const { return std::max<size_t>(cpus_.size(), 1); }
   StatCounter& counter(size_t index);
-  void on_stat_config(ByteCursor c);
-  void on_stat(ByteCursor c);
+  void on_stat_config(const StatConfigEvent& config);
+  void on_stat(const StatEvent& stat);
   void on_round(uint64_t type, uint64_t time);
   void process_counter(const Evsel& ev, StatCounter& k);
   // stat-shadow.c perf_stat__update_shadow_stats() under `map_idx`.
