@@ -174,10 +174,7 @@ int run_script(const ScriptOptions& o) {
   std::string script = o.script;
   std::vector<std::string> script_args = o.script_args;
   if (script.empty() && !script_args.empty()) {
-    ScriptOptions named = o;
-    if (std::optional<int> done = launch_script_words(named)) return *done;
-    script = named.script;
-    script_args = named.script_args;
+    if (std::optional<int> done = launch_script_words(script, script_args)) return *done;
   }
   // builtin-script.c: -s picks the engine by the script's extension (`python:` names it).
   std::unique_ptr<ScriptEngine> engine;

@@ -96,8 +96,7 @@ bool abbreviates(const std::string& word, const char* full) {
 
 }  // namespace
 
-std::optional<int> launch_script_words(ScriptOptions& o) {
-  const std::vector<std::string>& words = o.script_args;
+std::optional<int> launch_script_words(std::string& script, std::vector<std::string>& words) {
   std::string exec_path = perf_exec_path();
   if (words.size() > 1 && abbreviates(words[0], "record")) return refuse_recording("record");
   if (words.size() > 1 && abbreviates(words[0], "report")) {
@@ -129,8 +128,8 @@ std::optional<int> launch_script_words(ScriptOptions& o) {
     return usage_error(fmt::format(
         "Couldn't find script `{}'\n\n See perf script -l for available scripts.\n", words[0]));
   }
-  o.script = *path;
-  o.script_args.erase(o.script_args.begin());
+  script = *path;
+  words.erase(words.begin());
   return std::nullopt;
 }
 

@@ -6,13 +6,14 @@
 #pragma once
 
 #include <optional>
-
-#include "script_command.h"
+#include <string>
+#include <vector>
 
 namespace readperf::cli {
 
-// Returns the exit status when the words were handled (or wrong), nothing when `o` now names
-// the script to run (o.script and o.script_args updated).
-std::optional<int> launch_script_words(ScriptOptions& o);
+// `words`: the arguments after the options. Returns the exit status when the words were
+// handled (or wrong), nothing when they name a script to run: `script` is then set and
+// `words` are its arguments.
+std::optional<int> launch_script_words(std::string& script, std::vector<std::string>& words);
 
 }  // namespace readperf::cli

@@ -316,13 +316,9 @@ void PythonDbExport::ids_from_frame(const Frame& f, uint64_t* dso, uint64_t* sym
   if (own_unknown && !f.sym) {
     std::unique_ptr<Symbol> made = unknown_symbol(f.addr);
     s = made.get();
-    unknown_symbols_.try_emplace({f.dso, f.addr}, nullptr);
-    auto& slot = unknown_symbols_[{f.dso, f.addr}];
-    if (!slot) {
-      slot = std::move(made);
-    } else {
-      extra_unknown_symbols_.push_back(std::move(made));
-    }
+    // Inserted into the DSO: found at that address later, unless one was made there first.
+    auto [it, fresh] = unknown_symbols_.try_emplace({f.dso, f.addr}, nullptr);
+    (fresh ? it->second : extra_unknown_symbols_.emplace_back()) = std::move(made);
   } else {
     s = frame_symbol(f, f.addr, false);
   }
