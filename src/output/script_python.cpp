@@ -154,9 +154,7 @@ class PythonEngine : public ScriptEngine {
       db_.set_events(&data.events());
       if (db_mode_ && db_.export_calls()) {
         for (size_t i = 0; i < data.events().size(); ++i) {
-          const EventAttr& a = data.events()[i].attr;
-          if ((a.sample_type & kSampleAddr) && a.addr_correlates_sym())
-            return make_error(kCallsRefused);
+          if (resolves_addr(data.events()[i].attr)) return make_error(kCallsRefused);
         }
       }
       if (db_mode_) db_.branch_types();
@@ -174,7 +172,7 @@ class PythonEngine : public ScriptEngine {
     // builtin-script.c process_sample_event(): a page fault's addr resolved as well
     // (thread__resolve()).
     addr_frame_.reset();
-    if ((evsel.attr.sample_type & kSampleAddr) && evsel.attr.addr_correlates_sym() && rs.thread) {
+    if (resolves_addr(evsel.attr) && rs.thread) {
       if (db_mode_ && db_.export_calls() && !failed_) {
         // thread_stack__process() for the sample: readperf has no call/return processor.
         std::fprintf(stderr, "%s\n", kCallsRefused);
@@ -242,6 +240,11 @@ class PythonEngine : public ScriptEngine {
 
  private:
   py::dict globals() const { return py::reinterpret_borrow<py::dict>(main_); }
+
+  // builtin-script.c process_sample_event(): the samples whose addr is resolved (addr_al).
+  static bool resolves_addr(const EventAttr& a) {
+    return (a.sample_type & kSampleAddr) && a.addr_correlates_sym();
+  }
 
   // call_object(): a handler that raises has perf print the exception and stop; readperf
   // calls no handler after it and fails at the end.
