@@ -27,6 +27,7 @@ packages=(
   protobuf-compiler chromium chromium-driver  # viewer tests: protoc --decode, the flame graph page
   less tmux                                # the pager by default; the terminal tests' terminal
   help2man dpkg-dev file                   # man pages from --help; cpack -G DEB (dpkg-shlibdeps, file)
+  libperl-dev                              # script -s FILE.pl: an embedded perl, as perf links
   python3-dev pybind11-dev python3-pybind11   # the readperf Python package: the binding
   python3-numpy python3-pandas python3-pytest  # its columns, DataFrames and tests
   python3-dask python3-distributed         # readperf.dask: fleets of recordings

@@ -14,6 +14,9 @@
 #include "readperf/output/script_list.h"
 #include "readperf/output/script_printer.h"
 #include "script_launch.h"
+#ifdef READPERF_PERL_SCRIPTING
+#include "readperf/output/script_perl.h"
+#endif
 #ifdef READPERF_PYTHON_SCRIPTING
 #include "readperf/output/script_python.h"
 #endif
@@ -176,23 +179,35 @@ int run_script(const ScriptOptions& o) {
   if (script.empty() && !script_args.empty()) {
     if (std::optional<int> done = launch_script_words(script, script_args)) return *done;
   }
-  // builtin-script.c: -s picks the engine by the script's extension (`python:` names it).
+  // builtin-script.c parse_scriptname(): -s picks the engine by `LANG:` or the script's
+  // extension.
   std::unique_ptr<ScriptEngine> engine;
   if (!script.empty()) {
-    std::string path = script;
-    if (path.starts_with("python:") || path.starts_with("py:"))
-      path = path.substr(path.find(':') + 1);
-    if (!path.ends_with(".py")) {
-      fmt::print(stderr, "readperf: script -s: {}: only Python scripts (.py) are run\n", path);
-      return 1;
+    if (script == "lang") {
+      print_script_languages();
+      return 0;
     }
-#ifdef READPERF_PYTHON_SCRIPTING
-    engine = make_python_engine(path, script_args, {.show_kernel_path = cfg.show_kernel_path});
-    cfg.engine = engine.get();
+    std::variant<ScriptSpec, int> parsed = parse_script_spec(script);
+    if (const int* status = std::get_if<int>(&parsed)) return *status;
+    const ScriptSpec& spec = std::get<ScriptSpec>(parsed);
+    std::string path =
+        find_script_file(perf_exec_path(), spec.script, spec.dir).value_or(spec.script);
+    if (spec.dir == "perl") {
+#ifdef READPERF_PERL_SCRIPTING
+      engine = make_perl_engine(path, script_args, {.show_kernel_path = cfg.show_kernel_path});
 #else
-    fmt::print(stderr, "readperf: script -s: this readperf was built without Python\n");
-    return 1;
+      fmt::print(stderr, "readperf: script -s: this readperf was built without Perl\n");
+      return 1;
 #endif
+    } else {
+#ifdef READPERF_PYTHON_SCRIPTING
+      engine = make_python_engine(path, script_args, {.show_kernel_path = cfg.show_kernel_path});
+#else
+      fmt::print(stderr, "readperf: script -s: this readperf was built without Python\n");
+      return 1;
+#endif
+    }
+    cfg.engine = engine.get();
   }
 
   auto data = PerfData::open(o.input);
@@ -208,15 +223,13 @@ int run_script(const ScriptOptions& o) {
     }
     std::string lang = o.gen_script;
     for (char& c : lang) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lang == "perl" || lang == "pl") {
-      fmt::print(stderr, "readperf: script -g perl: Perl scripts are not supported\n");
-      return 1;
-    }
-    if (lang != "python" && lang != "py") {
+    bool perl = lang == "perl" || lang == "pl";
+    if (!perl && lang != "python" && lang != "py") {
       fmt::print(stderr, "invalid language specifier");
       return 254;  // -ENOENT
     }
-    Status st = generate_python_script(**data, "perf-script");
+    Status st = perl ? generate_perl_script(**data, "perf-script")
+                     : generate_python_script(**data, "perf-script");
     if (!st) {
       fmt::print(stderr, "{}\n", st.error().message());
       return 255;
@@ -230,6 +243,11 @@ int run_script(const ScriptOptions& o) {
   Status st = readperf::run_script(**data, cfg, out, stderr);
   out.flush();
   if (!st) {
+    if (engine && engine->start_failed()) {
+      // perf's engines print their own message and cmd_script() returns -1.
+      if (!st.error().what().empty()) fmt::print(stderr, "{}\n", st.error().what());
+      return 255;
+    }
     fmt::print(stderr, "readperf: {}\n", st.error().message());
     return script_exit_status(**data, st.error());
   }

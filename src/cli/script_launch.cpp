@@ -4,12 +4,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "perf_options.h"
@@ -94,7 +97,52 @@ bool abbreviates(const std::string& word, const char* full) {
   return word.size() > 2 && std::string_view(full).starts_with(word);
 }
 
+// script_spec__find(): the engine of a language name or extension, case ignored.
+const char* engine_dir(std::string_view spec) {
+  auto is = [&](std::string_view name) {
+    return spec.size() == name.size() &&
+           std::equal(spec.begin(), spec.end(), name.begin(), [](char a, char b) {
+             return std::tolower(static_cast<unsigned char>(a)) == b;
+           });
+  };
+  if (is("perl") || is("pl")) return "perl";
+  if (is("python") || is("py")) return "python";
+  return nullptr;
+}
+
 }  // namespace
+
+std::variant<ScriptSpec, int> parse_script_spec(const std::string& arg) {
+  // A failing option callback: its message (no newline), the usage and the option's help.
+  auto fail = [](const char* message) {
+    fmt::print(stderr, "{}{}", message, kScriptUsage);
+    fmt::print(stderr,
+               "    -s, --script <name>   script file name (lang:script name, script "
+               "name, or *)\n");
+    return std::variant<ScriptSpec, int>(kUsageExit);
+  };
+  size_t colon = arg.find(':');
+  if (colon != std::string::npos) {
+    const char* dir = engine_dir(std::string_view(arg).substr(0, colon));
+    if (!dir) return fail("invalid language specifier");
+    return ScriptSpec{arg.substr(colon + 1), dir};
+  }
+  size_t dot = arg.rfind('.');
+  const char* dir = dot == std::string::npos ? nullptr : engine_dir(arg.substr(dot + 1));
+  if (!dir) return fail("invalid script extension");
+  return ScriptSpec{arg, dir};
+}
+
+void print_script_languages() {
+  // list_available_languages(): the specs in the order setup_scripting() registers them.
+  fmt::print(stderr,
+             "\nScripting language extensions (used in perf script -s "
+             "[spec:]script.[spec]):\n\n");
+  static constexpr std::pair<const char*, const char*> kSpecs[] = {
+      {"Perl", "Perl"}, {"pl", "Perl"}, {"Python", "Python"}, {"py", "Python"}};
+  for (const auto& [spec, name] : kSpecs) fmt::print(stderr, "  {:<42} [{}]\n", spec, name);
+  fmt::print(stderr, "\n");
+}
 
 std::optional<int> launch_script_words(std::string& script, std::vector<std::string>& words) {
   std::string exec_path = perf_exec_path();
@@ -118,12 +166,8 @@ std::optional<int> launch_script_words(std::string& script, std::vector<std::str
   std::string_view name = words[0];
   size_t dot = name.rfind('.');
   std::string_view ext = dot == std::string_view::npos ? "" : name.substr(dot + 1);
-  if (ext == "pl" || ext == "perl") {
-    fmt::print(stderr, "readperf: script {}: Perl scripts are not supported\n", words[0]);
-    return 1;
-  }
   std::optional<std::string> path;
-  if (ext == "py" || ext == "python") path = find_script_file(exec_path, words[0], "python");
+  if (const char* dir = engine_dir(ext)) path = find_script_file(exec_path, words[0], dir);
   if (!path) {
     return usage_error(fmt::format(
         "Couldn't find script `{}'\n\n See perf script -l for available scripts.\n", words[0]));

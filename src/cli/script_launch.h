@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace readperf::cli {
@@ -15,5 +16,18 @@ namespace readperf::cli {
 // handled (or wrong), nothing when they name a script to run: `script` is then set and
 // `words` are its arguments.
 std::optional<int> launch_script_words(std::string& script, std::vector<std::string>& words);
+
+// What -s names (builtin-script.c parse_scriptname()): the script and its engine's folder
+// under perf's scripts ("perl", "python").
+struct ScriptSpec {
+  std::string script;
+  std::string dir;
+};
+// `LANG:SCRIPT` (perf's spec names Perl, pl, Python, py, in any case) or SCRIPT by its
+// extension. An error prints perf's message and the usage and gives perf's exit status.
+std::variant<ScriptSpec, int> parse_script_spec(const std::string& arg);
+
+// `-s lang`: perf's list of script languages (on stderr).
+void print_script_languages();
 
 }  // namespace readperf::cli

@@ -36,6 +36,13 @@ using namespace script;  // NOLINT: the field names
 
 void print_page_size(OutBuffer& out, uint64_t size) { out.print(" {}", page_size_name(size)); }
 
+// The script engine the side-band, throttle, AUXTRACE_ERROR and stat records go to: perf's
+// Python engine has handlers for them, its Perl engine none (and perf then prints what it
+// prints without a script: AUXTRACE_ERROR lines, stat counts).
+ScriptEngine* side_band_engine(const ScriptConfig& cfg) {
+  return cfg.engine && cfg.engine->has_side_band_handlers() ? cfg.engine : nullptr;
+}
+
 class ScriptSink : public EventSink {
  public:
   ScriptSink(PerfData& pd, const ScriptConfig& cfg, OutputTable& table, const ScriptFilters& f,
@@ -47,7 +54,7 @@ class ScriptSink : public EventSink {
         stdout_(out),
         out_(&out),
         builder_(machine_, pd.order()),
-        stat_(pd, out, cfg.engine),
+        stat_(pd, out, side_band_engine(cfg)),
         trace_(pd),
         start_(cfg, f) {
     builder_.begin(pd.features());
@@ -91,6 +98,7 @@ class ScriptSink : public EventSink {
       return;
     }
     if (!evsel) return;
+    record_ = r.bytes;
     if (!(evsel->attr.sample_type & kSampleRead)) {
       process_sample(s, *evsel, s.period);
     } else {
@@ -109,8 +117,8 @@ class ScriptSink : public EventSink {
   void on_auxtrace_error(const RecordView& r) {
     AuxtraceErrorEvent e;
     if (!parse_auxtrace_error(r, pd_.order(), e)) return;
-    if (cfg_.engine) {
-      cfg_.engine->process_auxtrace_error(e);
+    if (ScriptEngine* engine = side_band_engine(cfg_)) {
+      engine->process_auxtrace_error(e);
       return;
     }
     print_auxtrace_error(*out_, e);
@@ -165,8 +173,9 @@ class ScriptSink : public EventSink {
         builder_.apply(r, s);
         // process_switch_event(): the script's before the printed line.
         SwitchEvent e;
-        if (cfg_.engine && !filters_.skip_cpu(s.cpu) && parse_switch(r, order, e)) {
-          cfg_.engine->process_switch(e, s, machine_);
+        if (ScriptEngine* engine = side_band_engine(cfg_);
+            engine && !filters_.skip_cpu(s.cpu) && parse_switch(r, order, e)) {
+          engine->process_switch(e, s, machine_);
         }
         if (cfg_.show_switch_events) print_side_band(r, s, s.pid, s.tid, 0);
         return;
@@ -175,7 +184,9 @@ class ScriptSink : public EventSink {
       case kRecordUnthrottle: {
         // process_throttle_event(): only a script sees them.
         ThrottleEvent e;
-        if (cfg_.engine && parse_throttle(r, order, e)) cfg_.engine->process_throttle(e, s);
+        if (ScriptEngine* engine = side_band_engine(cfg_); engine && parse_throttle(r, order, e)) {
+          engine->process_throttle(e, s);
+        }
         return;
       }
       case kRecordCgroup:
@@ -466,11 +477,11 @@ class ScriptSink : public EventSink {
       // scripting_ops->process_event() instead of printing; a counter's split carries its
       // own period (deliver_sample_value()).
       if (period == s.period) {
-        cfg_.engine->process_sample(s, evsel, rs, resolver());
+        cfg_.engine->process_sample(s, evsel, rs, resolver(), record_);
       } else {
         Sample split = s;
         split.period = period;
-        cfg_.engine->process_sample(split, evsel, rs, resolver());
+        cfg_.engine->process_sample(split, evsel, rs, resolver(), record_);
       }
       return;
     }
@@ -700,6 +711,7 @@ class ScriptSink : public EventSink {
   SessionBuilder builder_;
   std::unique_ptr<SymbolCache> symbols_;
   std::unique_ptr<Resolver> resolver_;
+  Bytes record_;  // the SAMPLE record being processed, for a script engine
   ScriptStat stat_;
   ScriptTrace trace_;
   ScriptLineStart start_;
@@ -776,10 +788,15 @@ Status run_script(PerfData& data, const ScriptConfig& config, OutBuffer& out, FI
   if (config.engine) RETURN_IF_ERROR(config.engine->start(data));
   Status st = data.process(sink, po);
   sink.finish(err);
-  out.flush();
+  // What perf itself prints beside a script (stat counts, AUXTRACE_ERROR lines of a Perl
+  // script, side-band lines) sits in its stdout buffer until it exits, after the script's
+  // interpreter wrote its own output when it stopped.
   if (config.engine) {
-    if (Status stopped = config.engine->stop(); !stopped) return stopped;
+    Status stopped = config.engine->stop();
+    out.flush();
+    if (!stopped) return stopped;
   }
+  out.flush();
   if (config.verbose && sink.used_resolver()) print_symbol_sources(*sink.used_resolver(), err);
   if (!sink.status()) return sink.status();
   return st;

@@ -30,31 +30,17 @@
 #include "script_python_db.h"
 #include "script_python_sample.h"
 #include "script_python_side_band.h"
+#include "script_trace_args.h"
 
 namespace py = pybind11;
 
 namespace readperf {
 namespace {
 
-// The sample a handler is running for: what perf_trace_context's functions read through
-// the context capsule (scripting_context).
-struct ScriptingContext {
-  tep_event* event = nullptr;
-  const void* raw = nullptr;
-  size_t raw_size = 0;
-};
+// What perf_trace_context's functions read through the context capsule.
 ScriptingContext g_context;
 
-// Context.c common_pc()/common_flags()/common_lock_depth(): a common field of the current
-// tracepoint sample (0 when the format has none).
-int common_field(const char* name) {
-  if (!g_context.event || !g_context.raw) return 0;
-  tep_format_field* f = tep_find_common_field(g_context.event, name);
-  if (!f || static_cast<size_t>(f->offset) + f->size > g_context.raw_size) return 0;
-  unsigned long long v = 0;
-  if (tep_read_number_field(f, g_context.raw, &v) != 0) return 0;
-  return static_cast<int>(v);
-}
+int common_field(const char* name) { return g_context.common_field(name); }
 
 }  // namespace
 }  // namespace readperf
@@ -83,22 +69,6 @@ bool is_printable_array(const char* p, size_t len) {
   return true;
 }
 
-// trace-event-parse.c eval_flag(): a flag's value as the format file spells it, a number or
-// one of the names perf knows.
-unsigned long long eval_flag(const char* flag) {
-  if (std::isdigit(static_cast<unsigned char>(flag[0]))) return std::strtoull(flag, nullptr, 0);
-  static constexpr std::pair<const char*, unsigned long long> kFlags[] = {
-      {"HI_SOFTIRQ", 0},      {"TIMER_SOFTIRQ", 1},     {"NET_TX_SOFTIRQ", 2},
-      {"NET_RX_SOFTIRQ", 3},  {"BLOCK_SOFTIRQ", 4},     {"IRQ_POLL_SOFTIRQ", 5},
-      {"TASKLET_SOFTIRQ", 6}, {"SCHED_SOFTIRQ", 7},     {"HRTIMER_SOFTIRQ", 8},
-      {"RCU_SOFTIRQ", 9},     {"HRTIMER_NORESTART", 0}, {"HRTIMER_RESTART", 1},
-  };
-  for (const auto& [name, value] : kFlags) {
-    if (!std::strcmp(name, flag)) return value;
-  }
-  return 0;
-}
-
 constexpr const char* kCallsRefused =
     "script -s: perf_db_export_calls on page-fault samples (perf's call/return processor of "
     "their thread stacks) is not supported yet";
@@ -121,7 +91,7 @@ class PythonEngine : public ScriptEngine {
     if (data.features().arch) dict_.set_arch(std::string(normalize_arch(*data.features().arch)));
     std::FILE* fp = std::fopen(script_.c_str(), "r");
     if (!fp) {
-      return make_error(
+      return fail_start(
           fmt::format("Can't open python script \"{}\": {}", script_, std::strerror(errno)));
     }
     std::fclose(fp);
@@ -142,11 +112,11 @@ class PythonEngine : public ScriptEngine {
     } catch (py::error_already_set& e) {
       e.restore();
       PyErr_Print();
-      return make_error(fmt::format("Error running python script {}", script_));
+      return fail_start(fmt::format("Error running python script {}", script_));
     }
     // run_start_sub(): trace_begin() if the script has one.
     if (!call_if_defined("trace_begin")) {
-      return make_error(fmt::format("Error starting python script {}", script_));
+      return fail_start(fmt::format("Error starting python script {}", script_));
     }
     // set_table_handlers(), then db_export__branch_types() in db-export mode.
     try {
@@ -161,13 +131,13 @@ class PythonEngine : public ScriptEngine {
     } catch (py::error_already_set& e) {
       e.restore();
       PyErr_Print();
-      return make_error(fmt::format("Error starting python script {}", script_));
+      return fail_start(fmt::format("Error starting python script {}", script_));
     }
     return {};
   }
 
   void process_sample(const Sample& s, const Evsel& evsel, const ResolvedSample& rs,
-                      Resolver& resolver) override {
+                      Resolver& resolver, Bytes /*record*/) override {
     dict_.set_resolver(&resolver);
     // builtin-script.c process_sample_event(): a page fault's addr resolved as well
     // (thread__resolve()).
@@ -338,65 +308,34 @@ class PythonEngine : public ScriptEngine {
     if (h && PyCallable_Check(h.ptr())) h(*args);
   }
 
-  // define_value(), define_field(), define_event_symbols(): the print format's
-  // __print_flags() and __print_symbolic() tables handed to define_flag_field(),
-  // define_flag_value(), define_symbolic_field() and define_symbolic_value(), for flag_str()
-  // and symbol_str().
-  void define_value(bool symbolic, const std::string& ev, const char* value, const char* str) {
-    try_call(symbolic ? "define_symbolic_value" : "define_flag_value",
-             py::make_tuple(ev, field_name_, py::int_(static_cast<long>(eval_flag(value))),
-                            std::string(str ? str : "")));
-  }
-  void define_event_symbols(const std::string& ev, tep_print_arg* args) {
-    for (; args; args = args->next) {
-      switch (args->type) {
-        case TEP_PRINT_ATOM:
-          define_value(false, ev, "0", args->atom.atom);
-          break;
-        case TEP_PRINT_FIELD:
-          field_name_ = args->field.name ? args->field.name : "";
-          break;
-        case TEP_PRINT_FLAGS:
-          define_event_symbols(ev, args->flags.field);
-          try_call("define_flag_field",
-                   py::make_tuple(ev, field_name_,
-                                  std::string(args->flags.delim ? args->flags.delim : "")));
-          for (tep_print_flag_sym* f = args->flags.flags; f; f = f->next) {
-            define_value(false, ev, f->value, f->str);
-          }
-          break;
-        case TEP_PRINT_SYMBOL:
-          define_event_symbols(ev, args->symbol.field);
-          try_call("define_symbolic_field", py::make_tuple(ev, field_name_));
-          for (tep_print_flag_sym* f = args->symbol.symbols; f; f = f->next) {
-            define_value(true, ev, f->value, f->str);
-          }
-          break;
-        case TEP_PRINT_HEX:
-        case TEP_PRINT_HEX_STR:
-          define_event_symbols(ev, args->hex.field);
-          define_event_symbols(ev, args->hex.size);
-          break;
-        case TEP_PRINT_INT_ARRAY:
-          define_event_symbols(ev, args->int_array.field);
-          define_event_symbols(ev, args->int_array.count);
-          define_event_symbols(ev, args->int_array.el_size);
-          break;
-        case TEP_PRINT_TYPE:
-          define_event_symbols(ev, args->typecast.item);
-          break;
-        case TEP_PRINT_OP:
-          define_event_symbols(ev, args->op.left);
-          define_event_symbols(ev, args->op.right);
-          break;
-        case TEP_PRINT_NULL:
-        case TEP_PRINT_STRING:
-          break;
-        default:
-          return;  // perf stops at the others (bstring, dynamic arrays, functions, bitmasks)
-      }
+  // define_value(), define_field(): the print format's __print_flags() and
+  // __print_symbolic() tables handed to define_flag_field(), define_flag_value(),
+  // define_symbolic_field() and define_symbolic_value(), for flag_str() and symbol_str().
+  class Tables : public PrintFormatTables {
+   public:
+    Tables(PythonEngine& engine, const std::string& ev) : engine_(engine), ev_(ev) {}
+    void flag_field(const std::string& field, const char* delim) override {
+      engine_.try_call("define_flag_field", py::make_tuple(ev_, field, std::string(delim)));
     }
-  }
+    void flag_value(const std::string& field, unsigned long long value, const char* str) override {
+      engine_.try_call(
+          "define_flag_value",
+          py::make_tuple(ev_, field, py::int_(static_cast<long>(value)), std::string(str)));
+    }
+    void symbolic_field(const std::string& field) override {
+      engine_.try_call("define_symbolic_field", py::make_tuple(ev_, field));
+    }
+    void symbolic_value(const std::string& field, unsigned long long value,
+                        const char* str) override {
+      engine_.try_call(
+          "define_symbolic_value",
+          py::make_tuple(ev_, field, py::int_(static_cast<long>(value)), std::string(str)));
+    }
+
+   private:
+    PythonEngine& engine_;
+    const std::string& ev_;
+  };
 
   // python_process_tracepoint().
   void process_tracepoint(const Sample& s, const Evsel& evsel, const ResolvedSample& rs) {
@@ -406,7 +345,8 @@ class PythonEngine : public ScriptEngine {
     std::string name = fmt::format("{}__{}", event->system, event->name);
     // The first sample of each event defines its flag and symbol tables.
     if (defined_events_.insert(event->id).second) {
-      define_event_symbols(name, event->print_fmt.args);
+      Tables tables(*this, name);
+      define_event_symbols(event->print_fmt.args, PrintArgWalk::kPython, field_name_, tables);
     }
     py::object h = handler(name.c_str());
     bool unhandled = !h;
@@ -416,12 +356,7 @@ class PythonEngine : public ScriptEngine {
     }
     const char* data = reinterpret_cast<const char*>(s.raw.data());
     g_context = {event, data, s.raw.size()};
-    unsigned long long pid_value = 0;
-    if (tep_format_field* f = tep_find_common_field(event, "common_pid");
-        f && static_cast<size_t>(f->offset) + f->size <= s.raw.size()) {
-      tep_read_number_field(f, data, &pid_value);
-    }
-    int pid = static_cast<int>(pid_value);
+    int pid = g_context.common_field("common_pid");  // raw_field_value() as an int
     uint64_t secs = s.time / 1000000000ull;
     uint64_t nsecs = s.time - secs * 1000000000ull;
     py::capsule context(&g_context, "perf_trace_context");

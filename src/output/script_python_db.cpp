@@ -384,9 +384,7 @@ void PythonDbExport::sample(const Sample& s, const Evsel& evsel, const std::stri
   }
   uint64_t addr_dso = 0, addr_sym = 0, addr_offset = 0;
   if (addr) ids_from_frame(*addr, &addr_dso, &addr_sym, &addr_offset, addr_unknown);
-  // evsel__parse_sample(): PERF_MEM_DATA_SRC_NONE unless the event samples it.
-  constexpr uint64_t kDataSrcNone = 0x5080021;
-  uint64_t data_src = (evsel.attr.sample_type & kSampleDataSrc) ? s.data_src : kDataSrcNone;
+  uint64_t data_src = s.data_src_or_none();
   py::tuple row = py::make_tuple(
       d64(id), d64(evsel_id), d64(machine_id_), d64(thread_id(t, main_thread)), d64(comm), d64(dso),
       d64(sym), d64(offset), d64(s.ip), d64(s.time), s32(static_cast<int32_t>(s.cpu)),

@@ -119,9 +119,7 @@ py::dict PythonSampleDict::build(const Sample& s, const Evsel& evsel, const std:
   ds["values"] = values;
   ds["weight"] = py::int_(s.weight);
   ds["transaction"] = py::int_(s.transaction);
-  // evsel__parse_sample(): PERF_MEM_DATA_SRC_NONE unless the event samples it.
-  constexpr uint64_t kDataSrcNone = 0x5080021;
-  uint64_t data_src = (evsel.attr.sample_type & kSampleDataSrc) ? s.data_src : kDataSrcNone;
+  uint64_t data_src = s.data_src_or_none();
   ds["datasrc"] = py::int_(data_src);
   ds["datasrc_decode"] = script_meminfo_text(data_src);
   dict["sample"] = ds;

@@ -15,5 +15,7 @@ class PerfData;
 // Writes OUTFILE.py ("perf-script" as perf names it); the error names the file when it cannot
 // be written.
 Status generate_python_script(const PerfData& data, const std::string& outfile);
+// perl_generate_script(): OUTFILE.pl, a handler per tracepoint of the recording.
+Status generate_perl_script(const PerfData& data, const std::string& outfile);
 
 }  // namespace readperf

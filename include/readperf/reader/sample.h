@@ -126,6 +126,12 @@ struct Sample {
   Bytes aux;
 
   uint8_t cpumode() const { return misc & 7; }
+  // evsel__parse_sample(): PERF_MEM_DATA_SRC_NONE (op, lvl, snoop, lock and tlb N/A) unless
+  // the event samples its data source.
+  uint64_t data_src_or_none() const {
+    constexpr uint64_t kMemDataSrcNone = 0x5080021;
+    return (sample_type & (1u << 15)) ? data_src : kMemDataSrcNone;  // PERF_SAMPLE_DATA_SRC
+  }
 };
 
 }  // namespace readperf
