@@ -107,6 +107,9 @@ CLI::App* add_script_command(CLI::App& app, ScriptOptions& o) {
                 "Use with -S to list traced records within address range");
   s->add_flag("-d,--debug-mode", o.config.debug_mode,
               "do various checks like samples ordering and lost events");
+  s->add_flag("-D,--dump-raw-trace", o.config.dump_raw_trace, "dump raw trace in ASCII");
+  s->add_flag("--dump-unsorted-raw-trace", o.config.dump_unsorted,
+              "dump unsorted raw trace in ASCII");
   s->add_flag("--per-event-dump", o.config.per_event_dump,
               "Dump trace output to files named by the monitored events");
   s->add_flag("--full-source-path", o.full_source_path,

@@ -42,6 +42,13 @@ inline void write_alt_hex(OutBuffer& out, uint64_t v) {
   }
 }
 
+// Whose handlers a dump shows (dump_trace): the records each tool has no handler for print
+// ": unhandled!" (session.c's stubs), and a few print otherwise.
+enum class DumpTool {
+  kReport,  // builtin-report.c's tool
+  kScript,  // builtin-script.c's tool
+};
+
 // debug.c trace_event(): the ". ... raw event" hex and character dump of a record.
 void print_raw_event(OutBuffer& out, Bytes record);
 
@@ -56,15 +63,16 @@ void print_sample(OutBuffer& out, const Evsel& evsel, const RecordView& r, const
                   std::string_view arch);
 
 // The text after "PERF_RECORD_<NAME>" for kernel records other than SAMPLE that perf's
-// report tool prints (util/event.c perf_event__fprintf_*, machine.c, session.c dump_read).
-// Returns false for types handled elsewhere (MMAP, COMM, FORK, EXIT, SAMPLE, KSYMBOL).
+// report or script tool prints (util/event.c perf_event__fprintf_*, machine.c, session.c
+// dump_read). Returns false for types handled elsewhere (MMAP, COMM, FORK, EXIT, SAMPLE, KSYMBOL).
 bool print_kernel_record(OutBuffer& out, const RecordView& r, ByteOrder order, const Sample& s,
-                         const Evsel* evsel);
+                         const Evsel* evsel, DumpTool tool);
 
 // The text after "PERF_RECORD_<NAME>" for user records (session.c
-// perf_session__process_user_event and the report tool's handlers). `ordered` is whether perf
+// perf_session__process_user_event and the tool's handlers). `ordered` is whether perf
 // processes in time order (FINISHED_ROUND prints "\n" then, else ": unhandled!").
-void print_user_record(OutBuffer& out, const RecordView& r, ByteOrder order, bool ordered);
+void print_user_record(OutBuffer& out, const RecordView& r, ByteOrder order, bool ordered,
+                       DumpTool tool);
 
 }  // namespace readperf
 

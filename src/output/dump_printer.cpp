@@ -14,6 +14,7 @@
 #include "readperf/reader/record_swap.h"
 #include "readperf/session/machine.h"
 #include "readperf/session/session_builder.h"
+#include "record_dumper.h"
 
 namespace readperf {
 
@@ -21,90 +22,46 @@ namespace {
 
 class DumpSink : public EventSink {
  public:
-  DumpSink(PerfData& pd, OutBuffer& out, bool ordered) : pd_(pd), out_(out), ordered_(ordered) {
+  DumpSink(PerfData& pd, OutBuffer& out, bool ordered)
+      : pd_(pd), out_(out), dumper_(pd, out, DumpTool::kReport, ordered) {
     stats_.events = &pd.events();
     stats_.order = pd.order();
-    if (pd.features().arch) arch_ = std::string(normalize_arch(*pd.features().arch));
     builder_.begin(pd.features());
   }
 
   void on_read(const RecordView& r) override { stats_.on_read(r); }
 
   void on_user_record(const RecordView& r) override {
-    // perf's report tool decompresses COMPRESSED records without dumping them.
-    if (r.type == kRecordCompressed || r.type == kRecordCompressed2) return;
-    Sample zero;
-    zero.cpu = 0;
-    zero.time = 0;
-    print_header(r, zero);
-    print_user_record(out_, r, pd_.order(), ordered_);
-    if (r.type == kRecordAuxtraceInfo) {
-      // auxtrace.c perf_event__process_auxtrace_info(): Intel PT (type 1) with at least its
-      // first ten words decodes, and dumps, the AUX data that follows.
-      ByteCursor c = r.body(pd_.order());
-      intel_pt_ = c.u32() == 1 && r.size >= 16 + 8 * 10;
-    }
-    builder_.on_user_record(r);
-    out_.maybe_flush();
+    dumper_.user_record(r);
+    if (r.type != kRecordCompressed && r.type != kRecordCompressed2) builder_.on_user_record(r);
   }
 
   void on_auxtrace_data(const RecordView& /*r*/, Bytes data) override {
-    // intel-pt.c intel_pt_process_auxtrace_event() dumps each buffer as it is queued.
-    if (intel_pt_) print_intel_pt_data(out_, data);
+    dumper_.auxtrace_data(data);
   }
 
   void on_kernel_record(const RecordView& r, const Sample& s, const Evsel* evsel) override {
-    print_header(r, s);
-    ByteOrder order = pd_.order();
+    dumper_.kernel_record(r, s, evsel);
     switch (r.type) {
       case kRecordSample:
-        if (evsel) on_sample(r, s, *evsel);
+        if (evsel) on_sample(s, *evsel);
         break;
-      case kRecordMmap:
-      case kRecordMmap2: {
-        MmapEvent e;
-        if (!parse_mmap(r, order, e)) break;
-        print_mmap(out_, e);
-        builder_.apply(r, s);
-        break;
-      }
-      case kRecordComm: {
-        CommEvent e;
-        if (!parse_comm(r, order, e)) break;
-        print_comm(out_, e);
-        builder_.apply(r, s);
-        break;
-      }
       case kRecordFork: {
-        TaskEvent e;
-        if (!parse_task(r, order, e)) break;
-        print_task(out_, e);
         Machine::ForkResult fr = builder_.apply(r, s);
         if (fr.removed_parent) {
           out_.print("removing erroneous parent thread {}/{}\n", fr.removed_pid, fr.removed_tid);
         }
         break;
       }
-      case kRecordExit: {
-        TaskEvent e;
-        if (!parse_task(r, order, e)) break;
-        print_task(out_, e);
-        builder_.apply(r, s);
-        break;
-      }
-      case kRecordKsymbol: {
-        KsymbolEvent e;
-        if (!parse_ksymbol(r, order, e)) break;
-        print_ksymbol(out_, e);
-        builder_.apply(r, s);
-        break;
-      }
+      case kRecordMmap:
+      case kRecordMmap2:
+      case kRecordComm:
+      case kRecordExit:
+      case kRecordKsymbol:
       case kRecordNamespaces:
         builder_.apply(r, s);
-        print_kernel_record(out_, r, order, s, evsel);
         break;
       default:
-        print_kernel_record(out_, r, order, s, evsel);
         break;
     }
     out_.maybe_flush();
@@ -119,46 +76,7 @@ class DumpSink : public EventSink {
   }
 
  private:
-  // session.c dump_event() and evlist__print_tstamp().
-  void print_header(const RecordView& r, const Sample& s) {
-    out_.print("\n{}@{} [{:#x}]: event: {}\n", AltHex{r.file_offset}, pd_.source_names()[r.source],
-               r.size, r.type);
-    const EventList& events = pd_.events();
-    if (pd_.order() == ByteOrder::kSwapped) {
-      // session.c perf_session__process_event() swaps a record of the other byte order in
-      // place before dump_event() prints it: dump those bytes.
-      swapped_.clear();
-      const Evsel* ev =
-          r.type < kRecordUserTypeStart ? events.evsel_for_record(r, pd_.order()) : nullptr;
-      swap_record(r.bytes, pd_.order(), ev ? &ev->attr : nullptr, events.sample_id_all(), swapped_,
-                  SwapMode::kPerfInPlace);
-      print_raw_event(out_, swapped_);
-    } else {
-      print_raw_event(out_, r.bytes);
-    }
-    if (r.type != kRecordSample && !events.sample_id_all()) {
-      out_.write("-1 -1 ");
-    } else {
-      uint64_t t = events.combined_sample_type();
-      if (t & kSampleCpu) {
-        out_.dec(s.cpu);
-        out_.put(' ');
-      }
-      if (t & kSampleTime) {
-        out_.dec(s.time);
-        out_.put(' ');
-      }
-    }
-    // "{} [{:#x}]: PERF_RECORD_{}" with the offset as AltHex.
-    write_alt_hex(out_, r.file_offset);
-    out_.write(" [");
-    out_.alt_hex(r.size);
-    out_.write("]: PERF_RECORD_");
-    out_.write(perf_event_name(r.type));
-  }
-
-  void on_sample(const RecordView& r, const Sample& s, const Evsel& evsel) {
-    print_sample(out_, evsel, r, s, arch_);
+  void on_sample(const Sample& s, const Evsel& evsel) {
     if (!(evsel.attr.sample_type & kSampleRead)) {
       report_sample(s, evsel);
       return;
@@ -187,14 +105,7 @@ class DumpSink : public EventSink {
   // builtin-report.c process_sample_event(): event.c machine__resolve() prints the thread
   // and dso lines; the sample then goes to its event's histogram.
   void report_sample(const Sample& s, const Evsel& evsel) {
-    Thread* t = machine_.findnew_thread(s.pid, s.tid);
-    out_.print(" ... thread: {}:{}\n", t->comm_str(), t->tid);
-    char level = 0;
-    const Map* m = machine_.find_map(*t, s.cpumode(), s.ip, &level);
-    std::string_view dso = m              ? std::string_view(m->dso->long_name)
-                           : level == 'H' ? "[hypervisor]"
-                                          : "<not found>";
-    out_.print(" ...... dso: {}\n", dso);
+    print_resolve_lines(out_, machine_, s);
     // hist.c: one histogram entry per sample, or per branch in branch mode.
     uint64_t n = 1;
     if (branch_mode()) n = s.has_branch_stack ? s.branch_stack.nr : 0;
@@ -211,12 +122,9 @@ class DumpSink : public EventSink {
 
   PerfData& pd_;
   OutBuffer& out_;
-  bool ordered_;
-  bool intel_pt_ = false;     // an Intel PT AUXTRACE_INFO was seen
-  std::string arch_ = "x86";  // perf_env__arch() of a file without ARCH: this machine's
+  RecordDumper dumper_;
   Machine machine_;
   SessionBuilder builder_{machine_, pd_.order()};
-  std::vector<std::byte> swapped_;  // the record being dumped, swapped as perf swaps it
   StatsCounter stats_;
   std::vector<uint64_t> samples_;
   std::unordered_map<uint64_t, uint64_t> counter_values_;  // by sample id (sid->period)

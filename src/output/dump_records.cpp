@@ -77,7 +77,8 @@ void print_ksymbol(OutBuffer& out, const KsymbolEvent& e) {
 }
 
 bool print_kernel_record(OutBuffer& out, const RecordView& r, ByteOrder order, const Sample& s,
-                         const Evsel* evsel) {
+                         const Evsel* evsel, DumpTool tool) {
+  const bool script = tool == DumpTool::kScript;
   ByteCursor c = r.body(order);
   switch (r.type) {
     case kRecordNamespaces:
@@ -89,7 +90,12 @@ bool print_kernel_record(OutBuffer& out, const RecordView& r, ByteOrder order, c
       return true;
     }
     case kRecordLost: {
-      // machine.c machine__process_lost_event().
+      // machine.c machine__process_lost_event(); the script tool has no lost handler
+      // (but with --show-lost-events).
+      if (script) {
+        out.write(": unhandled!\n");
+        return true;
+      }
       uint64_t id = c.u64();
       uint64_t lost = c.u64();
       out.print(": id:{}: lost:{}\n", id, lost);
@@ -114,12 +120,15 @@ bool print_kernel_record(OutBuffer& out, const RecordView& r, ByteOrder order, c
       if (rf & kFormatTotalTimeRunning) out.print("... time running : {}\n", running);
       if (rf & kFormatId) out.print("... id           : {}\n", id);
       if (rf & kFormatLost) out.print("... lost         : {}\n", lost);
+      // The script tool has no read handler: session.c process_event_sample_stub().
+      if (script) out.write(": unhandled!\n");
       return true;
     }
     case kRecordThrottle:
     case kRecordUnthrottle:
-      // The report tool has no handler: session.c process_event_stub().
-      out.write(": unhandled!\n");
+      // The report tool has no handler: session.c process_event_stub(); the script tool's
+      // (process_throttle_event()) prints nothing, not even the line's end.
+      if (!script) out.write(": unhandled!\n");
       return true;
     case kRecordAux: {
       uint64_t offset = c.u64();

@@ -197,8 +197,15 @@ void print_intel_pt_info(OutBuffer& out, const RecordView& r, ByteCursor c) {
 
 }  // namespace
 
-void print_user_record(OutBuffer& out, const RecordView& r, ByteOrder order, bool ordered) {
+void print_user_record(OutBuffer& out, const RecordView& r, ByteOrder order, bool ordered,
+                       DumpTool tool) {
   ByteCursor c = r.body(order);
+  // The script tool has handlers for THREAD_MAP, CPU_MAP (printing what the stubs print),
+  // STAT_CONFIG, STAT, STAT_ROUND (printing nothing, not even the line's end) and
+  // AUXTRACE_ERROR (perf_event__process_auxtrace_error(): its line, printed by the script
+  // printer as without -D).
+  const bool script = tool == DumpTool::kScript;
+  const char* unhandled = script ? "" : ": unhandled!\n";
   switch (r.type) {
     case kRecordHeaderAttr:
     case kRecordHeaderEventType:
@@ -240,15 +247,17 @@ void print_user_record(OutBuffer& out, const RecordView& r, ByteOrder order, boo
       for (size_t i = 0; i < map.entries.size() && static_cast<int64_t>(i) < n; ++i) {
         out.print("{}{}", i ? ", " : "", map.entries[i].pid);
       }
-      out.write("\n: unhandled!\n");
+      out.write("\n");
+      out.write(unhandled);
       return;
     }
     case kRecordCpuMap:
       out.write(": ");
       print_cpu_map(out, c, "failed to get cpumap from event");
-      out.write(": unhandled!\n");
+      out.write(unhandled);
       return;
     case kRecordStatConfig: {
+      if (script) return;
       StatConfigEvent config;
       parse_stat_config(r, order, config);
       int64_t aggr_mode = static_cast<int32_t>(config.aggr_mode.value_or(0));
@@ -259,6 +268,7 @@ void print_user_record(OutBuffer& out, const RecordView& r, ByteOrder order, boo
       return;
     }
     case kRecordStat: {
+      if (script) return;
       StatEvent stat;
       parse_stat(r, order, stat);
       out.print(
@@ -268,6 +278,7 @@ void print_user_record(OutBuffer& out, const RecordView& r, ByteOrder order, boo
       return;
     }
     case kRecordStatRound: {
+      if (script) return;
       StatRoundEvent round;
       parse_stat_round(r, order, round);
       out.print("\n... time {}, type {}\n: unhandled!\n", round.time,
@@ -279,6 +290,8 @@ void print_user_record(OutBuffer& out, const RecordView& r, ByteOrder order, boo
       out.write(": unhandled!\n");
       return;
     case kRecordAuxtraceError:
+      out.write(unhandled);
+      return;
     case kRecordFinishedInit:
       out.write(": unhandled!\n");
       return;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 
 #include "dump_internal.h"
@@ -24,6 +25,7 @@
 #include "readperf/session/session_builder.h"
 #include "readperf/symbols/demangle.h"
 #include "readperf/symbols/x86_insn.h"
+#include "record_dumper.h"
 #include "script_fields.h"
 #include "script_internal.h"
 #include "script_trace.h"
@@ -77,8 +79,14 @@ class ScriptSink : public EventSink {
                               std::string_view(uts.machine).ends_with("86"));
   }
 
+  // -D: the raw dump of each record before what script prints for it.
+  void dump_records(bool ordered) {
+    dumper_.emplace(pd_, stdout_, DumpTool::kScript, ordered, cfg_.show_round_events);
+  }
+
   void on_user_record(const RecordView& r) override {
     sync_pipe_attrs();
+    if (dumper_) dumper_->user_record(r);
     if (features_) features_->on_user_record(r);
     builder_.on_user_record(r);
     stat_.on_user_record(r);
@@ -92,6 +100,13 @@ class ScriptSink : public EventSink {
 
   void on_kernel_record(const RecordView& r, const Sample& s, const Evsel* evsel) override {
     sync_pipe_attrs();
+    // process_exit_event() prints its line before perf_event__process_exit() prints the
+    // record's dump text.
+    bool exit_line_first = r.type == kRecordExit && cfg_.show_task_events;
+    if (dumper_) {
+      dumper_->kernel_record_header(r, s);
+      if (!exit_line_first) dumper_->kernel_record_text(r, s, evsel);
+    }
     if (r.type != kRecordSample) {
       on_side_band(r, s);
       out_->maybe_flush();
@@ -137,7 +152,10 @@ class ScriptSink : public EventSink {
         return;
       }
       case kRecordFork: {
-        builder_.apply(r, s);
+        Machine::ForkResult fr = builder_.apply(r, s);
+        if (dumper_ && fr.removed_parent) {
+          out_->print("removing erroneous parent thread {}/{}\n", fr.removed_pid, fr.removed_tid);
+        }
         TaskEvent e;
         if (cfg_.show_task_events && parse_task(r, order, e))
           print_side_band(r, s, e.pid, e.tid, e.time);
@@ -148,6 +166,7 @@ class ScriptSink : public EventSink {
         TaskEvent e;
         if (cfg_.show_task_events && parse_task(r, order, e))
           print_side_band(r, s, e.pid, e.tid, e.time);
+        if (dumper_ && cfg_.show_task_events) dumper_->kernel_record_text(r, s, nullptr);
         builder_.apply(r, s);
         return;
       }
@@ -464,6 +483,8 @@ class ScriptSink : public EventSink {
       return;
     }
     if (filters_.skip_cpu(s.cpu)) return;
+    // machine__resolve()'s dump lines.
+    if (dumper_) print_resolve_lines(*out_, machine_, s);
     if (!setup_type(evsel)) return;
     const TypeOutput& o = table_.of(evsel.attr);
     // A script resolves the call chain whatever the fields (python_process_callchain()).
@@ -711,6 +732,7 @@ class ScriptSink : public EventSink {
   SessionBuilder builder_;
   std::unique_ptr<SymbolCache> symbols_;
   std::unique_ptr<Resolver> resolver_;
+  std::optional<RecordDumper> dumper_;  // -D
   Bytes record_;  // the SAMPLE record being processed, for a script engine
   ScriptStat stat_;
   ScriptTrace trace_;
@@ -779,8 +801,14 @@ Status run_script(PerfData& data, const ScriptConfig& config, OutBuffer& out, FI
   // --show-round-events turns the ordering off.
   PerfData::ProcessOptions po;
   po.ordered = (data.kind() == ContainerKind::kPipe || data.events().sample_id_all()) &&
-               !config.show_round_events;
+               !config.show_round_events && !config.dump_unsorted;
   ScriptSink sink(data, config, table, filters, out);
+  if (config.dump_raw_trace || config.dump_unsorted) {
+    if (data.kind() != ContainerKind::kPipe && !data.events().sample_id_all()) {
+      out.write("WARNING: No sample_id_all support, falling back to unordered processing\n");
+    }
+    sink.dump_records(po.ordered);
+  }
   if (data.kind() != ContainerKind::kPipe) RETURN_IF_ERROR(sink.check_output());
   RETURN_IF_ERROR(sink.setup_evswitch());
   RETURN_IF_ERROR(sink.open_dumps());

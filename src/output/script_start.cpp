@@ -154,7 +154,7 @@ void print_record_text(OutBuffer& out, const RecordView& r, ByteOrder order, con
     case kRecordBpfEvent:
     case kRecordTextPoke:
     case kRecordAuxOutputHwId:
-      print_kernel_record(out, r, order, s, nullptr);
+      print_kernel_record(out, r, order, s, nullptr, DumpTool::kScript);
       return;
     default:
       out.put('\n');

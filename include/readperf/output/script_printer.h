@@ -83,6 +83,10 @@ struct ScriptConfig {
   int addr_range = 0;
   // -d/--debug-mode: check the samples' time order instead of printing them.
   bool debug_mode = false;
+  // -D/--dump-raw-trace: each record's raw dump before what script prints for it (perf's
+  // dump_trace with the script tool's handlers); --dump-unsorted-raw-trace: in file order.
+  bool dump_raw_trace = false;
+  bool dump_unsorted = false;
   // --per-event-dump: each event's lines go to INPUT.EVENT.dump instead.
   bool per_event_dump = false;
   std::string input_name = "perf.data";
