@@ -108,6 +108,8 @@ CLI::App* add_script_command(CLI::App& app, ScriptOptions& o) {
   s->add_flag("-d,--debug-mode", o.config.debug_mode,
               "do various checks like samples ordering and lost events");
   s->add_flag("-D,--dump-raw-trace", o.config.dump_raw_trace, "dump raw trace in ASCII");
+  s->add_flag("-L,--Latency", o.config.latency_format,
+              "show latency attributes (irqs/preemption disabled, etc)");
   s->add_flag("--dump-unsorted-raw-trace", o.config.dump_unsorted,
               "dump unsorted raw trace in ASCII");
   s->add_flag("--per-event-dump", o.config.per_event_dump,

@@ -16,7 +16,11 @@ using namespace script;  // NOLINT: the field names
 void ScriptLineStart::print(OutBuffer& out, const Sample& s, std::string_view comm, uint64_t f,
                             bool comm_unpadded, uint32_t record_type) {
   if (f & kComm) {
-    if (comm_unpadded) {
+    if (cfg_.latency_format) {
+      std::string_view cut = comm.substr(0, 8);  // "%8.8s " (bytes)
+      for (size_t i = cut.size(); i < 8; ++i) out.put(' ');
+      out.write(cut);
+    } else if (comm_unpadded) {
       out.write(comm);  // "%s "
     } else {
       out.padded(comm, 16);  // "%16s "
@@ -37,7 +41,10 @@ void ScriptLineStart::print(OutBuffer& out, const Sample& s, std::string_view co
   }
   if (f & kCpu) {
     int32_t cpu = static_cast<int32_t>(s.cpu);
-    if (cpu >= 0) {
+    if (cfg_.latency_format) {
+      out.dec(cpu, 3);  // "%3d "
+      out.put(' ');
+    } else if (cpu >= 0) {
       out.put('[');  // "[%03d] "
       out.dec0(static_cast<uint64_t>(cpu), 3);
       out.write("] ");

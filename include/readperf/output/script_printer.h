@@ -83,6 +83,9 @@ struct ScriptConfig {
   int addr_range = 0;
   // -d/--debug-mode: check the samples' time order instead of printing them.
   bool debug_mode = false;
+  // -L/--Latency: the comm as "%8.8s" and the cpu as "%3d" (builtin-script.c
+  // perf_sample__fprintf_start()'s latency_format).
+  bool latency_format = false;
   // -D/--dump-raw-trace: each record's raw dump before what script prints for it (perf's
   // dump_trace with the script tool's handlers); --dump-unsorted-raw-trace: in file order.
   bool dump_raw_trace = false;
