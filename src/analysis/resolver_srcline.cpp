@@ -90,9 +90,18 @@ bool Resolver::srcline_split(const Frame& f, std::string* file, uint32_t* line) 
   uint64_t objdump_addr = 0;
   if (!addr2line_target(f, f.addr, &path, &objdump_addr)) return false;
   const std::vector<InlineRecord>& recs = inlines_.lookup(path, objdump_addr, nullptr);
-  if (recs.empty()) return false;
-  *file = recs.front().file;
-  *line = recs.front().line;
+  if (!recs.empty()) {
+    *file = recs.front().file;
+    *line = recs.front().line;
+    return true;
+  }
+  // addr2line names a function of the symbol table without a line: "FILE:?" ("??:?" without
+  // an STT_FILE), which perf takes as FILE and line 0. Its "??:0" (no function either) is no
+  // answer (srcline.c filename_split()).
+  const std::vector<InlineRecord>* no_line = no_line_record(path, objdump_addr);
+  if (!no_line) return false;
+  *file = no_line->front().file;
+  *line = 0;
   return true;
 }
 

@@ -9,6 +9,7 @@
 #include "open_warnings.h"
 #include "progress_line.h"
 #include "readperf/output/out_buffer.h"
+#include "readperf/output/script_dlfilter.h"
 #include "readperf/output/script_engine.h"
 #include "readperf/output/script_generate.h"
 #include "readperf/output/script_list.h"
@@ -108,6 +109,9 @@ CLI::App* add_script_command(CLI::App& app, ScriptOptions& o) {
   s->add_flag("-d,--debug-mode", o.config.debug_mode,
               "do various checks like samples ordering and lost events");
   s->add_flag("-D,--dump-raw-trace", o.config.dump_raw_trace, "dump raw trace in ASCII");
+  s->add_option("--dlfilter", o.dlfilter, "filter .so file name");
+  s->add_option("--dlarg", o.dlargs, "filter argument");
+  s->add_flag("--list-dlfilters", o.list_dlfilters, "list available dlfilters");
   s->add_flag("-L,--Latency", o.config.latency_format,
               "show latency attributes (irqs/preemption disabled, etc)");
   s->add_flag("--dump-unsorted-raw-trace", o.config.dump_unsorted,
@@ -145,6 +149,12 @@ int run_script(const ScriptOptions& o) {
     if (!listed) out.print("{}\n", listed.error().message());
     out.flush();
     return listed ? 0 : 255;
+  }
+  // list_available_dlfilters(): the list, then exit, as -l.
+  if (o.list_dlfilters) {
+    OutBuffer out(stdout);
+    list_dlfilters(perf_exec_path(), o.verbose > 0, out);
+    return 0;
   }
   ScriptConfig cfg = o.config;
   cfg.fields = o.fields;
@@ -213,6 +223,18 @@ int run_script(const ScriptOptions& o) {
 #endif
     }
     cfg.engine = engine.get();
+  }
+
+  // cmd_script(): the dlfilter is opened before the recording.
+  std::unique_ptr<DlFilter> dlfilter;
+  if (!o.dlfilter.empty()) {
+    auto opened = DlFilter::open(o.dlfilter, o.dlargs);
+    if (!opened) {
+      fmt::print(stderr, "{}\n", opened.error().what());
+      return 255;
+    }
+    dlfilter = std::move(*opened);
+    cfg.dlfilter = dlfilter.get();
   }
 
   auto data = PerfData::open(o.input);

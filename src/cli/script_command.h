@@ -16,6 +16,9 @@ struct ScriptOptions {
   std::string input = "perf.data";
   std::string script;                    // -s/--script FILE.py
   bool list_scripts = false;             // -l/--list
+  bool list_dlfilters = false;           // --list-dlfilters
+  std::string dlfilter;                  // --dlfilter FILE
+  std::vector<std::string> dlargs;       // --dlarg ARG, each
   std::string gen_script;                // -g/--gen-script LANG
   std::vector<std::string> script_args;  // the arguments after the options: the script's
   std::string buildid_dir;     // the global --buildid-dir

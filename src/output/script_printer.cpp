@@ -18,6 +18,7 @@
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/header_printer.h"
 #include "readperf/output/mem_info.h"
+#include "readperf/output/script_dlfilter.h"
 #include "readperf/output/script_engine.h"
 #include "readperf/output/symbol_sources.h"
 #include "readperf/reader/event_name.h"
@@ -469,8 +470,44 @@ class ScriptSink : public EventSink {
     return (pd_.events().combined_sample_type() & kSampleCallchain) != 0;
   }
 
+  // dlfilter__filter_event_early() (no `rs` yet: the filter resolves the sample when it asks)
+  // and dlfilter__filter_event(). A negative return is an error, as in perf.
+  bool keep_for_dlfilter(const Sample& s, const Evsel& evsel, uint64_t period,
+                         const ResolvedSample* rs) {
+    Sample split;
+    const Sample* sp = &s;
+    if (period != s.period) {  // a counter's split (deliver_sample_value())
+      split = s;
+      split.period = period;
+      sp = &split;
+    }
+    DlFilterSample ds;
+    ds.sample = sp;
+    ds.evsel = &evsel;
+    ds.event_name = names_.of(evsel);
+    ds.resolver = &resolver();
+    ds.resolve = [&]() -> const ResolvedSample& {
+      if (!rs) rs = &resolver().resolve(s, &evsel, /*callchain=*/false);
+      return *rs;
+    };
+    ds.filtered = [this](const ResolvedSample& r) {
+      return !r.thread || filters_.skip_thread(*r.thread) || filters_.skip_address(r.self);
+    };
+    ds.show_kernel_path = cfg_.show_kernel_path;
+    ds.native_arch = native_arch_;
+    // The filter may print to stdout itself: what script printed before goes first.
+    out_->drain();
+    if (out_ != &stdout_) stdout_.drain();
+    int ret = cfg_.dlfilter->filter(ds, /*early=*/rs == nullptr);
+    if (ret < 0 && status_) {
+      status_ = make_error(fmt::format("dlfilter: filter_event returned {}", ret));
+    }
+    return ret == 0;
+  }
+
   // builtin-script.c process_sample_event().
   void process_sample(const Sample& s, const Evsel& evsel, uint64_t period) {
+    if (cfg_.dlfilter && !keep_for_dlfilter(s, evsel, period, nullptr)) return;
     if (filters_.skip_time(s.time)) return;
     if (cfg_.debug_mode) {
       if (s.time < last_timestamp_) {
@@ -494,6 +531,7 @@ class ScriptSink : public EventSink {
     if (filters_.skip_thread(*rs.thread)) return;
     if (filters_.skip_address(rs.self)) return;
     if (evswitch_discard(evsel)) return;
+    if (cfg_.dlfilter && !keep_for_dlfilter(s, evsel, period, &rs)) return;
     if (cfg_.engine) {
       // scripting_ops->process_event() instead of printing; a counter's split carries its
       // own period (deliver_sample_value()).
@@ -812,7 +850,13 @@ Status run_script(PerfData& data, const ScriptConfig& config, OutBuffer& out, FI
   if (data.kind() != ContainerKind::kPipe) RETURN_IF_ERROR(sink.check_output());
   RETURN_IF_ERROR(sink.setup_evswitch());
   RETURN_IF_ERROR(sink.open_dumps());
-  // builtin-script.c: the script starts before the records are read, and ends after.
+  // builtin-script.c: the dlfilter and the script start before the records are read, and
+  // end after.
+  if (config.dlfilter) {
+    if (int ret = config.dlfilter->start(); ret != 0) {
+      return make_error(fmt::format("dlfilter: start() returned {}", ret));
+    }
+  }
   if (config.engine) RETURN_IF_ERROR(config.engine->start(data));
   Status st = data.process(sink, po);
   sink.finish(err);

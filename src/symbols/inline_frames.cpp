@@ -408,7 +408,17 @@ const std::vector<InlineRecord>& InlineFrames::lookup(const std::string& path, u
         files && call_file < nfiles ? dwarf_filesrc(files, call_file, nullptr, nullptr) : nullptr;
     out.push_back({naming(funcs[i + 1]).name, cf ? cf : "??", static_cast<uint32_t>(call_line)});
   }
-  for (InlineRecord& r : out) r.srcline = srcline_from_fileline(r.file, r.line, full_source_path_);
+  // binutils' concat_filename(): a relative file name (libdw joined it with its line-table
+  // directory) is under the unit's DW_AT_comp_dir, itself relative in glibc's units
+  // ("./elf/../sysdeps/x86/cpu-features.c").
+  Dwarf_Attribute comp_attr;
+  const char* comp_dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &comp_attr));
+  for (InlineRecord& r : out) {
+    if (comp_dir && *comp_dir && !r.file.empty() && r.file[0] != '/' && r.file != "??") {
+      r.file = std::string(comp_dir) + "/" + r.file;
+    }
+    r.srcline = srcline_from_fileline(r.file, r.line, full_source_path_);
+  }
   return out;
 }
 

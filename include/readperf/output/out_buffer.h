@@ -129,6 +129,12 @@ class OutBuffer {
   void maybe_flush() {
     if (buf_.size() >= kFlushAt) flush();
   }
+  // Hands the buffered text to the FILE without flushing it: for code that writes to the same
+  // FILE itself (a dlfilter's printf), so that the two stay in order.
+  void drain() {
+    if (buf_.size()) std::fwrite(buf_.data(), 1, buf_.size(), file_);
+    buf_.clear();
+  }
   void flush() {
     if (buf_.size()) std::fwrite(buf_.data(), 1, buf_.size(), file_);
     buf_.clear();

@@ -24,10 +24,14 @@
 namespace readperf {
 
 class ScriptEngine;
+class DlFilter;
 
 struct ScriptConfig {
   // -s/--script: the samples go to this script engine instead of being printed.
   ScriptEngine* engine = nullptr;
+  // --dlfilter: its filter_event_early() before script's filters, filter_event() after them;
+  // started before the records are read.
+  DlFilter* dlfilter = nullptr;
   // Each -F/--fields argument, in command-line order.
   std::vector<std::string> fields;
   // -G/--hide-call-graph (perf's no_callchain).
