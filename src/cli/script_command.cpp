@@ -248,15 +248,23 @@ int run_script(const ScriptOptions& o) {
       fmt::print(stderr, "custom fields not supported for generated scripts");
       return 234;  // -EINVAL
     }
-    std::string lang = o.gen_script;
-    for (char& c : lang) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    bool perl = lang == "perl" || lang == "pl";
-    if (!perl && lang != "python" && lang != "py") {
+    // A language writes perf-script.EXT; a file name with a language's extension is that
+    // file (newer perfs' form: perf 6.1 refuses it, its shell tests of 7.x use it).
+    const std::string& name = o.gen_script;
+    const char* dir = script_engine_dir(name);
+    std::string outfile;
+    if (dir) {
+      outfile = std::string("perf-script.") + (std::string_view(dir) == "perl" ? "pl" : "py");
+    } else if (size_t dot = name.rfind('.'); dot != std::string::npos && dot + 1 < name.size() &&
+                                             name.find('/', dot) == std::string::npos &&
+                                             (dir = script_engine_dir(name.substr(dot + 1)))) {
+      outfile = name;
+    } else {
       fmt::print(stderr, "invalid language specifier");
       return 254;  // -ENOENT
     }
-    Status st = perl ? generate_perl_script(**data, "perf-script")
-                     : generate_python_script(**data, "perf-script");
+    Status st = std::string_view(dir) == "perl" ? generate_perl_script(**data, outfile)
+                                                : generate_python_script(**data, outfile);
     if (!st) {
       fmt::print(stderr, "{}\n", st.error().message());
       return 255;

@@ -97,8 +97,10 @@ bool abbreviates(const std::string& word, const char* full) {
   return word.size() > 2 && std::string_view(full).starts_with(word);
 }
 
+}  // namespace
+
 // script_spec__find(): the engine of a language name or extension, case ignored.
-const char* engine_dir(std::string_view spec) {
+const char* script_engine_dir(std::string_view spec) {
   auto is = [&](std::string_view name) {
     return spec.size() == name.size() &&
            std::equal(spec.begin(), spec.end(), name.begin(), [](char a, char b) {
@@ -109,8 +111,6 @@ const char* engine_dir(std::string_view spec) {
   if (is("python") || is("py")) return "python";
   return nullptr;
 }
-
-}  // namespace
 
 std::variant<ScriptSpec, int> parse_script_spec(const std::string& arg) {
   // A failing option callback: its message (no newline), the usage and the option's help.
@@ -123,12 +123,12 @@ std::variant<ScriptSpec, int> parse_script_spec(const std::string& arg) {
   };
   size_t colon = arg.find(':');
   if (colon != std::string::npos) {
-    const char* dir = engine_dir(std::string_view(arg).substr(0, colon));
+    const char* dir = script_engine_dir(std::string_view(arg).substr(0, colon));
     if (!dir) return fail("invalid language specifier");
     return ScriptSpec{arg.substr(colon + 1), dir};
   }
   size_t dot = arg.rfind('.');
-  const char* dir = dot == std::string::npos ? nullptr : engine_dir(arg.substr(dot + 1));
+  const char* dir = dot == std::string::npos ? nullptr : script_engine_dir(arg.substr(dot + 1));
   if (!dir) return fail("invalid script extension");
   return ScriptSpec{arg, dir};
 }
@@ -167,7 +167,7 @@ std::optional<int> launch_script_words(std::string& script, std::vector<std::str
   size_t dot = name.rfind('.');
   std::string_view ext = dot == std::string_view::npos ? "" : name.substr(dot + 1);
   std::optional<std::string> path;
-  if (const char* dir = engine_dir(ext)) path = find_script_file(exec_path, words[0], dir);
+  if (const char* dir = script_engine_dir(ext)) path = find_script_file(exec_path, words[0], dir);
   if (!path) {
     return usage_error(fmt::format(
         "Couldn't find script `{}'\n\n See perf script -l for available scripts.\n", words[0]));

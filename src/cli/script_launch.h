@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -26,6 +27,10 @@ struct ScriptSpec {
 // `LANG:SCRIPT` (perf's spec names Perl, pl, Python, py, in any case) or SCRIPT by its
 // extension. An error prints perf's message and the usage and gives perf's exit status.
 std::variant<ScriptSpec, int> parse_script_spec(const std::string& arg);
+
+// script_spec__find(): the folder of perf's scripts of a language name or extension ("perl",
+// "python"), case ignored; null for the others.
+const char* script_engine_dir(std::string_view spec);
 
 // `-s lang`: perf's list of script languages (on stderr).
 void print_script_languages();

@@ -186,7 +186,7 @@ Status generate_python_script(const PerfData& data, const std::string& outfile) 
        "(event_name, cpu, secs, nsecs, pid, comm), end=\"\")\n\n";
   o += "def get_dict_as_string(a_dict, delimiter=' '):\n"
        "\treturn delimiter.join(['%s=%s'%(k,str(v))for k,v in sorted(a_dict.items())])\n";
-  return write_script(o, outfile + ".py", "Python");
+  return write_script(o, outfile, "Python");
 }
 
 Status generate_perl_script(const PerfData& data, const std::string& outfile) {
@@ -227,7 +227,7 @@ Status generate_perl_script(const PerfData& data, const std::string& outfile) {
        "\tmy @sample\t= unpack(\"QLLQQQQQLL\", $sample);\n"
        "\tmy @raw_data\t= unpack(\"C*\", $raw_data);\n\n"
        "\tuse Data::Dumper;\n\tprint Dumper \\@event, \\@attr, \\@sample, \\@raw_data;\n}\n";
-  return write_script(o, outfile + ".pl", "Perl");
+  return write_script(o, outfile, "Perl");
 }
 
 }  // namespace readperf

@@ -12,10 +12,10 @@ namespace readperf {
 
 class PerfData;
 
-// Writes OUTFILE.py ("perf-script" as perf names it); the error names the file when it cannot
+// Writes OUTFILE ("perf-script.py" as perf names it); the error names the file when it cannot
 // be written.
 Status generate_python_script(const PerfData& data, const std::string& outfile);
-// perl_generate_script(): OUTFILE.pl, a handler per tracepoint of the recording.
+// perl_generate_script(): OUTFILE ("perf-script.pl"), a handler per tracepoint of the recording.
 Status generate_perl_script(const PerfData& data, const std::string& outfile);
 
 }  // namespace readperf
