@@ -466,8 +466,11 @@ class ReportSink : public EventSink {
   }
 
   void add_sample(const Sample& s, const Evsel& evsel, uint64_t period) {
-    // builtin-report.c process_sample_event(): --time and --cpu drop the sample.
-    if (setup_.selection.skip_sample(s.time, s.cpu)) return;
+    // builtin-report.c process_sample_event(): --time, --switch-on/--switch-off and --cpu
+    // drop the sample.
+    if (setup_.selection.skip_time(s.time)) return;
+    if (setup_.evswitch && setup_.evswitch->discard(evsel)) return;
+    if (setup_.selection.skip_cpu(s.cpu)) return;
     if (setup_.hist.branch_mode) {
       add_branches(s, evsel);
       return;
@@ -827,7 +830,8 @@ class ReportSink : public EventSink {
 Result<ReportData> run_report_session(PerfData& data, const ReportSetup& setup) {
   // session.c __perf_session__new(): without sample_id_all perf cannot order by time.
   PerfData::ProcessOptions po;
-  po.ordered = data.kind() == ContainerKind::kPipe || data.events().sample_id_all();
+  po.ordered = (data.kind() == ContainerKind::kPipe || data.events().sample_id_all()) &&
+               !setup.disable_order;
   ReportSink sink(data, setup);
   Status st = data.process(sink, po);
   if (!st) return tl::unexpected(st.error());

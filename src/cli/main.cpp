@@ -131,6 +131,31 @@ int run(int argc, char** argv) {
   rep->add_flag("--children")->description("accumulate callchains of children (default)");
   rep->add_flag("--no-children")->description("do not accumulate callchains of children");
   rep->add_flag("--mem-mode", report.mem_mode, "mem access profile");
+  // util/evswitch.h OPTS_EVSWITCH.
+  rep->add_option("--switch-on", report.switch_on,
+                  "Consider events after the occurrence of this event");
+  rep->add_option("--switch-off", report.switch_off,
+                  "Stop considering events after the occurrence of this event");
+  rep->add_flag("--show-on-off-events", report.show_on_off_events,
+                "Show the on/off switch events, used with --switch-on and --switch-off");
+  rep->add_flag("--disable-order", report.disable_order, "Disable raw trace ordering");
+  // Options of perf's annotation and TUI views, which --stdio does not use: taken, and they
+  // change nothing, as in perf's --stdio report.
+  rep->add_flag("-f,--force")->description("don't complain, do it");
+  rep->add_flag("--asm-raw")
+      ->description("Display raw encoding of assembly instructions (annotate)");
+  rep->add_option("-M,--disassembler-style")->description("Specify disassembler style (annotate)");
+  rep->add_option("--objdump")->description("objdump binary to use for disassembly (annotate)");
+  rep->add_option("--prefix")->description("Add prefix to source file path names (annotate)");
+  rep->add_option("--prefix-strip")
+      ->description("Strip first N entries of source file path (annotate)");
+  rep->add_flag("--source,!--no-source")
+      ->description("Interleave source code with assembly (annotate)");
+  rep->add_option("--samples")->description("Number of samples to save per histogram entry (TUI)");
+  rep->add_option("--stdio-color")->description("'always', 'never' or 'auto'");
+  rep->add_flag("--tui")->description("Use the TUI interface (here: --stdio)");
+  rep->add_flag("--ignore-vmlinux")->description("don't load vmlinux even if found");
+  rep->add_flag("-m,--modules")->description("load module symbols (with -k and a live kernel)");
   rep->add_flag("--show-ref-call-graph", report.show_ref_callgraph,
                 "show the call graphs of an event without its own (the reference event's)");
   rep->add_flag("--skip-empty")->description("do not display empty (or dummy) events (default)");

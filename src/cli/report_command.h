@@ -10,6 +10,9 @@ namespace readperf::cli {
 struct ReportOptions {
   std::string input = "perf.data";
   bool dump_raw_trace = false;
+  std::string switch_on, switch_off;  // --switch-on/--switch-off EVENT
+  bool show_on_off_events = false;    // --show-on-off-events
+  bool disable_order = false;         // --disable-order
   bool header_only = false;
   bool header = false;
   bool show_info = false;

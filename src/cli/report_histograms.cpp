@@ -469,6 +469,21 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     }
   }
 
+  // cmd_report(): evswitch__init() right after the session is opened, before any output.
+  EvSwitch evswitch;
+  if (!opts.switch_on.empty() || !opts.switch_off.empty()) {
+    EventNames names;
+    if (Status st = evswitch.init(pd.events(), names, opts.switch_on, opts.switch_off,
+                                  opts.show_on_off_events);
+        !st) {
+      out.flush();
+      fmt::print(stderr,
+                 "readperf: {}\nHINT:  use 'perf evlist' to see the available event names\n",
+                 st.error().message());
+      return 1;
+    }
+    setup.evswitch = &evswitch;
+  }
   if (opts.header && !opts.quiet) {
     if (Status st = run_header(pd, opts.show_info, out); !st) return fail(st.error().message());
   } else if (!opts.quiet) {
@@ -493,6 +508,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
 
   std::optional<ReadValues> thread_values;
   if (opts.show_threads) setup.tap = &thread_values.emplace(pd.order());
+  setup.disable_order = opts.disable_order;
   Result<ReportData> data = run_report_session(pd, setup);
   if (!data) return perf_refused(data.error().message());
   if (opts.verbose > 0 && data->resolver) print_symbol_sources(*data->resolver, stderr);

@@ -14,6 +14,7 @@
 
 #include "dump_internal.h"
 #include "readperf/analysis/counter_deltas.h"
+#include "readperf/analysis/evswitch.h"
 #include "readperf/analysis/resolver.h"
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/header_printer.h"
@@ -274,21 +275,8 @@ class ScriptSink : public EventSink {
 
   // util/evswitch.c evswitch__init(): the events named by --switch-on/--switch-off.
   Status setup_evswitch() {
-    auto find = [&](const std::string& name, const char* which, const Evsel*& out) -> Status {
-      if (name.empty()) return {};
-      const EventList& events = pd_.events();
-      for (size_t i = 0; i < events.size(); ++i) {
-        if (event_name_of(events[i]) == name) {
-          out = &events[i];
-          return {};
-        }
-      }
-      return make_error(fmt::format("ERROR: switch-{} event not found ({})", which, name));
-    };
-    RETURN_IF_ERROR(find(cfg_.switch_on, "on", on_));
-    RETURN_IF_ERROR(find(cfg_.switch_off, "off", off_));
-    discarding_ = on_ != nullptr;
-    return {};
+    return evswitch_.init(pd_.events(), names_, cfg_.switch_on, cfg_.switch_off,
+                          cfg_.show_on_off_events);
   }
 
   // builtin-script.c perf_script__fopen_per_event_dump(): one file per event, named after
@@ -560,22 +548,7 @@ class ScriptSink : public EventSink {
            unwinds_user_stacks(pd_.features().arch);
   }
 
-  // util/evswitch.c evswitch__discard(): nothing before the --switch-on event's first sample,
-  // nothing after the --switch-off event's (until the next --switch-on one); those samples
-  // themselves only with --show-on-off-events.
-  bool evswitch_discard(const Evsel& evsel) {
-    if (on_ && discarding_) {
-      if (on_ != &evsel) return true;
-      discarding_ = false;
-      return !cfg_.show_on_off_events;
-    }
-    if (off_ && !discarding_) {
-      if (off_ != &evsel) return false;
-      discarding_ = true;
-      return !cfg_.show_on_off_events;
-    }
-    return false;
-  }
+  bool evswitch_discard(const Evsel& evsel) { return evswitch_.discard(evsel); }
 
   // --per-event-dump: the event's INPUT.EVENT.dump (builtin-script.c evsel_script__new()),
   // else standard output.
@@ -787,10 +760,7 @@ class ScriptSink : public EventSink {
   EventNames names_;
   CounterDeltas counter_deltas_;
   Status status_;
-  // --switch-on/--switch-off.
-  const Evsel* on_ = nullptr;
-  const Evsel* off_ = nullptr;
-  bool discarding_ = false;
+  EvSwitch evswitch_;  // --switch-on/--switch-off
   // -d/--debug-mode.
   uint64_t last_timestamp_ = 0;
   uint64_t nr_unordered_ = 0;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "readperf/analysis/branch_cycles.h"
+#include "readperf/analysis/evswitch.h"
 #include "readperf/analysis/hist.h"
 #include "readperf/analysis/sample_filter.h"
 #include "readperf/analysis/sample_selection.h"
@@ -61,6 +62,11 @@ struct ReportSetup {
   // -U/--hide-unresolved (symbol_conf.hide_unresolved): samples without a symbol are dropped,
   // and call-chain frames without one.
   bool hide_unresolved = false;
+  // --switch-on/--switch-off (initialized; not owned, may be null): samples it discards are
+  // dropped after the --time filter, before --cpu (builtin-report.c process_sample_event()).
+  EvSwitch* evswitch = nullptr;
+  // --disable-order: the records in file order (report.tool.ordered_events off).
+  bool disable_order = false;
   // symbol_conf.event_group (report's --group, on by default): a group's members are shown
   // as columns of its leader's entries.
   bool event_group = true;
