@@ -835,17 +835,30 @@ int Hists::branch_cmp(SortKey key, const Hists& hx, uint32_t x_id, const Hists& 
 }
 
 int Hists::group_cmp(uint32_t a_id, uint32_t b_id, uint64_t HistEntry::*field) const {
-  // ui/hist.c __hpp__sort(): the leader's value, then each member's (0 without a pair).
-  int c = field_cmp(entries_[a_id].*field, entries_[b_id].*field);
-  for (size_t m = 0; !c && m < members_.size(); ++m) {
-    // A hierarchy's flat entries have no pairs (its nodes do).
+  // A member's value of an entry (0 without a pair; a hierarchy's flat entries have none, its
+  // nodes do).
+  auto member_cmp = [&](size_t m) {
     const std::vector<uint32_t>& p = pairs_[m];
     uint32_t pa = a_id < p.size() ? p[a_id] : kNoPair;
     uint32_t pb = b_id < p.size() ? p[b_id] : kNoPair;
     uint64_t va = pa == kNoPair ? 0 : members_[m]->entries_[pa].*field;
     uint64_t vb = pb == kNoPair ? 0 : members_[m]->entries_[pb].*field;
-    c = field_cmp(va, vb);
+    return field_cmp(va, vb);
+  };
+  int c = field_cmp(entries_[a_id].*field, entries_[b_id].*field);
+  const int idx = config_.group_sort_idx;
+  if (idx != 0) {
+    // ui/hist.c __hpp__group_sort_idx(): the Nth event's value, then the other members'; the
+    // leader's only when N names no member (and then alone).
+    if (members_.empty() || idx < 1 || static_cast<size_t>(idx) >= group_size()) return c;
+    c = member_cmp(static_cast<size_t>(idx) - 1);
+    for (size_t m = 0; !c && m < members_.size(); ++m) {
+      if (m != static_cast<size_t>(idx) - 1) c = member_cmp(m);
+    }
+    return c;
   }
+  // ui/hist.c __hpp__sort(): the leader's value, then each member's.
+  for (size_t m = 0; !c && m < members_.size(); ++m) c = member_cmp(m);
   return c;
 }
 

@@ -139,6 +139,9 @@ int run(int argc, char** argv) {
   rep->add_flag("--show-on-off-events", report.show_on_off_events,
                 "Show the on/off switch events, used with --switch-on and --switch-off");
   rep->add_flag("--disable-order", report.disable_order, "Disable raw trace ordering");
+  rep->add_option("--group-sort-idx", report.group_sort_idx,
+                  "Sort the output by the event at the index n in group. If n is invalid, sort "
+                  "by the first event. WARNING: should be used on grouped events.");
   // Options of perf's annotation and TUI views, which --stdio does not use: taken, and they
   // change nothing, as in perf's --stdio report.
   rep->add_flag("-f,--force")->description("don't complain, do it");

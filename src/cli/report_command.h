@@ -13,6 +13,7 @@ struct ReportOptions {
   std::string switch_on, switch_off;  // --switch-on/--switch-off EVENT
   bool show_on_off_events = false;    // --show-on-off-events
   bool disable_order = false;         // --disable-order
+  int group_sort_idx = 0;             // --group-sort-idx N
   bool header_only = false;
   bool header = false;
   bool show_info = false;

@@ -469,6 +469,22 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     }
   }
 
+  // cmd_report(): --group-sort-idx needs groups (the recording's, or --group's one of all
+  // events), else the option's usage, before any output.
+  if (opts.group_sort_idx != 0) {
+    const auto& desc = pd.features().group_desc;
+    bool groups = (desc && !desc->empty()) || (opts.group.has_value() && pd.events().size() > 1);
+    if (!groups) {
+      out.flush();
+      fmt::print(stderr,
+                 "    --group-sort-idx <n>\n{:26}Sort the output by the event at the index n in "
+                 "group. If n is invalid, sort by the first event. WARNING: should be used on "
+                 "grouped events.\n",
+                 "");
+      return 234;  // -EINVAL
+    }
+    setup.hist.group_sort_idx = opts.group_sort_idx;
+  }
   // cmd_report(): evswitch__init() right after the session is opened, before any output.
   EvSwitch evswitch;
   if (!opts.switch_on.empty() || !opts.switch_off.empty()) {

@@ -56,6 +56,9 @@ struct HistConfig {
   // show before the level (sort.c _hist_entry__sym_snprintf()).
   std::function<char(const Dso*)> symtab_origin;
   bool show_nr_samples = false;
+  // symbol_conf.group_sort_idx (--group-sort-idx N): a group's entries ordered by its Nth
+  // event first (ui/hist.c __hpp__group_sort_idx()); 0: by the leader.
+  int group_sort_idx = 0;
   bool filter_relative = false;  // symbol_conf.filter_relative: --percentage relative
   // hists->symbol_filter_str (--symbol-filter): entries whose symbol name does not contain
   // it are filtered when the histogram is collapsed, i.e. when "comm" is a sort key.
