@@ -114,7 +114,7 @@ std::vector<std::byte> LbrRecording() {
   const std::vector<BranchEntryIn> shallow = {{0x401530, 0x4016f0, 0}, {0x401a40, 0x4014f0, 0}};
   uint64_t time = 10;
   for (int i = 0; i < 6; ++i) {
-    b.AddSample({.ip = 0x4016d0 + i,
+    b.AddSample({.ip = 0x4016d0 + static_cast<uint64_t>(i),
                  .pid = 42,
                  .tid = 42,
                  .time = time++,

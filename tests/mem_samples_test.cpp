@@ -179,7 +179,7 @@ std::vector<std::byte> MemRecording() {
                  .cpu = uint32_t(i % 2),
                  .period = 4000,
                  // WEIGHT_STRUCT: var1_dw the weight, var2_w the instruction latency.
-                 .weight = store ? (uint64_t{7 + 3 * i} << 32 | uint64_t(30 + 100 * i))
+                 .weight = store ? (static_cast<uint64_t>(7 + 3 * i) << 32 | uint64_t(30 + 100 * i))
                                  : uint64_t(12 + 57 * i),
                  .data_src = src,
                  .transaction = kTxn[txn++ % std::size(kTxn)],

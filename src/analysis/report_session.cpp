@@ -22,10 +22,6 @@ namespace {
 // callchain order walks from.
 constexpr uint32_t kResolverMaxStack = 1024;
 
-bool in_list(const std::vector<std::string>& list, std::string_view s) {
-  return std::find(list.begin(), list.end(), s) != list.end();
-}
-
 // The values the sample-value sort keys group by. x86's perf never sets p_stage_cyc (only
 // powerpc's arch event code does): 0 whatever the file holds, as perf 6.1 on x86.
 SampleValues sample_values(const Sample& s) {

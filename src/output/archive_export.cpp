@@ -32,7 +32,10 @@ std::string cache_dir_of(const std::string& long_name, const BuildId& id) {
 
 Result<ArchiveExportSummary> run_archive_export(PerfData& data, const ArchiveExportConfig& config,
                                                 const std::string& out_path) {
-  HitsSink sink(data, {.symbols = config.symbols, .max_stack = config.max_stack});
+  PipelineConfig pipeline;
+  pipeline.symbols = config.symbols;
+  pipeline.max_stack = config.max_stack;
+  HitsSink sink(data, pipeline);
   RETURN_IF_ERROR(data.process(sink, stream_process_options(data)));
   ASSIGN_OR_RETURN(ArchiveWriter w, ArchiveWriter::create(out_path));
   ArchiveExportSummary sum;

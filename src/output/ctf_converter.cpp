@@ -36,7 +36,10 @@ struct CpuStream {
 class CtfSink : public SamplePipeline {
  public:
   CtfSink(PerfData& pd, const CtfConfig& cfg, std::string dir, CtfStats& stats)
-      : SamplePipeline(pd, {.max_stack = 0, .resolution = StreamResolution::kThread}),
+      : SamplePipeline(pd, {.symbols = {},
+                            .max_stack = 0,
+                            .resolution = StreamResolution::kThread,
+                            .selection = {}}),
         cfg_(cfg),
         dir_(std::move(dir)),
         stats_(stats) {}

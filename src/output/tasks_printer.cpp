@@ -60,7 +60,7 @@ class TaskTree {
       : with_maps_(with_maps), out_(out) {
     for (const Thread* t : machine.threads_in_perf_order()) {
       by_tid_.emplace(t->tid, tasks_.size());
-      tasks_.push_back(Task{t});
+      tasks_.push_back(Task{.thread = t, .listed = false, .children = {}});
     }
   }
 
