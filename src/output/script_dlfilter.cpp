@@ -124,8 +124,7 @@ struct DlFilter::Impl {
     al = {};
     al.size = sizeof(al);
     if (f.map && f.dso) {
-      strings.dso = cur->show_kernel_path && !f.dso->long_name.empty() ? f.dso->long_name
-                                                                       : std::string(f.dso_name());
+      strings.dso = f.dso_name(cur->show_kernel_path);
       al.dso = strings.dso.c_str();
       al.is_64_bit = 1;  // dso__new()'s default on a 64-bit perf
       al.buildid_size = static_cast<uint32_t>(f.dso->build_id.size());

@@ -237,15 +237,7 @@ class PerlEngine : public ScriptEngine {
           hv_stores(sym, "name", new_string(f.sym->name));
           hv_stores(elem, "sym", newRV_noinc(reinterpret_cast<SV*>(sym)));
         }
-        if (f.map) {
-          std::string_view dso = "[unknown]";
-          if (f.dso) {
-            dso = options_.show_kernel_path && !f.dso->long_name.empty()
-                      ? std::string_view(f.dso->long_name)
-                      : f.dso_name();
-          }
-          hv_stores(elem, "dso", new_string(dso));
-        }
+        if (f.map) hv_stores(elem, "dso", new_string(f.dso_name(options_.show_kernel_path)));
         av_push(list, newRV_noinc(reinterpret_cast<SV*>(elem)));
       }
     }

@@ -571,13 +571,7 @@ class ScriptSink : public EventSink {
     }
   }
 
-  // map__fprintf_dsoname(): --show-kernel-path prints every DSO by its long name.
-  std::string_view dso_name(const Frame& fr) const {
-    if (cfg_.show_kernel_path && fr.map && fr.dso && !fr.dso->long_name.empty()) {
-      return fr.dso->long_name;
-    }
-    return fr.dso_name();
-  }
+  std::string_view dso_name(const Frame& fr) const { return fr.dso_name(cfg_.show_kernel_path); }
 
   void print_dso(std::string_view name) {  // " ({})"
     out_->write(" (");

@@ -24,13 +24,6 @@ py::bytes bytes_of(Bytes b) { return py::bytes(reinterpret_cast<const char*>(b.d
 
 }  // namespace
 
-std::string_view PythonSampleDict::dso_name(const Frame& f) const {
-  if (show_kernel_path_ && f.map && f.dso && !f.dso->long_name.empty()) {
-    return f.dso->long_name;
-  }
-  return f.dso_name();
-}
-
 // python_process_callchain(): the resolved chain, leaf first, each {ip, sym {start, end,
 // binding, name}, sym_off, sym_srcline (inline frames), dso}.
 py::list PythonSampleDict::callchain(const ResolvedSample& rs, bool has_chain) {
@@ -52,7 +45,7 @@ py::list PythonSampleDict::callchain(const ResolvedSample& rs, bool has_chain) {
       }
     }
     if (f.map) {
-      std::string_view d = dso_name(f);
+      std::string_view d = f.dso_name(show_kernel_path_);
       e["dso"] = py::str(d.data(), d.size());
     }
     out.append(e);
@@ -156,7 +149,7 @@ py::list PythonSampleDict::brstack(const Sample& s, const ResolvedSample& rs) {
     Frame f;
     f.map = map;
     f.dso = map->dso;
-    return std::string(dso_name(f));
+    return std::string(f.dso_name(show_kernel_path_));
   };
   for (size_t i = 0; i < s.branch_stack.nr; ++i) {
     BranchEntry e = s.branch_stack.entry(i);

@@ -36,7 +36,6 @@ class PythonSampleDict {
   pybind11::list callchain(const ResolvedSample& rs, bool has_chain);
 
  private:
-  std::string_view dso_name(const Frame& f) const;
   // set_sym_in_dict()'s field names.
   struct SymKeys {
     const char *dso, *dso_bid, *dso_map_start, *dso_map_end, *symbol, *symoff;

@@ -87,8 +87,13 @@ struct Frame {
   // A frame a branch made (`--branch-history`, `--call-graph lbr`): the branch's flags.
   ChainBranch branch;
 
-  // map__fprintf_dsoname(): the dso's name, "[unknown]" without a map.
+  // map__fprintf_dsoname(): the dso's name, "[unknown]" without a map; with `long_names`
+  // (symbol_conf.show_kernel_path, --show-kernel-path) its long name where it has one.
   std::string_view dso_name() const;
+  std::string_view dso_name(bool long_names) const {
+    if (long_names && map && dso && !dso->long_name.empty()) return dso->long_name;
+    return dso_name();
+  }
   // __symbol__fprintf_symname(): the symbol's name, "[unknown]" without one.
   std::string_view symbol_name() const;
   // __symbol__fprintf_symname_offs(): the offset printed after '+'.
