@@ -147,12 +147,12 @@ struct DlFilter::Impl {
     Impl& d = of(ctx);
     if (!d.cur) return nullptr;
     if (d.ip_al.size) return &d.ip_al;  // size: already filled
-    const ResolvedSample& rs = d.cur->resolve();
+    const ResolvedSample& rs = d.cur->host->resolve();
     d.fill(rs.self, d.ip_al, d.ip_strings);
     d.ip_al.is_kernel_ip = d.kernel_ip(d.cur->sample->ip);
     d.ip_strings.comm = rs.thread ? std::string(rs.comm) : ":-1";
     d.ip_al.comm = d.ip_strings.comm.c_str();
-    d.ip_al.filtered = d.cur->filtered && d.cur->filtered(rs);
+    d.ip_al.filtered = d.cur->host->filtered(rs);
     return &d.ip_al;
   }
 
@@ -160,7 +160,7 @@ struct DlFilter::Impl {
     Impl& d = of(ctx);
     if (!d.cur || !d.d_sample.addr_correlates_sym) return nullptr;
     if (d.addr_al.size) return &d.addr_al;
-    const ResolvedSample& rs = d.cur->resolve();
+    const ResolvedSample& rs = d.cur->host->resolve();
     if (!rs.thread) return nullptr;
     const Sample& s = *d.cur->sample;
     // thread__resolve().
@@ -182,7 +182,7 @@ struct DlFilter::Impl {
   static int32_t resolve_address(void* ctx, uint64_t address, PerfDlfilterAl* out) {
     Impl& d = of(ctx);
     if (!d.cur || !out) return -1;
-    const ResolvedSample& rs = d.cur->resolve();
+    const ResolvedSample& rs = d.cur->host->resolve();
     if (!rs.thread) return -1;
     // thread__find_symbol_fb().
     Frame f = d.cur->resolver->resolve_addr_fb(*rs.thread, d.cur->sample->cpumode(), address);
@@ -204,7 +204,7 @@ struct DlFilter::Impl {
     // sample's ip with the length of the instruction they start.
     const Sample& s = *d.cur->sample;
     if (!d.cur->native_arch || !s.ip) return nullptr;
-    const ResolvedSample& rs = d.cur->resolve();
+    const ResolvedSample& rs = d.cur->host->resolve();
     if (!rs.thread) return nullptr;
     bool is_64bit = false;
     size_t n = d.cur->resolver->read_code(*rs.thread, s.ip, d.insn, sizeof d.insn, &is_64bit);
@@ -217,7 +217,7 @@ struct DlFilter::Impl {
   static const char* srcline_of(void* ctx, uint32_t* line_no) {
     Impl& d = of(ctx);
     if (!d.cur || !line_no) return nullptr;
-    const ResolvedSample& rs = d.cur->resolve();
+    const ResolvedSample& rs = d.cur->host->resolve();
     uint32_t line = 0;
     d.srcfile.clear();
     bool found =
@@ -238,7 +238,7 @@ struct DlFilter::Impl {
   static int32_t object_code(void* ctx, uint64_t ip, void* buf, uint32_t len) {
     Impl& d = of(ctx);
     if (!d.cur) return -1;
-    const ResolvedSample& rs = d.cur->resolve();
+    const ResolvedSample& rs = d.cur->host->resolve();
     if (!rs.thread) return -1;
     bool is_64bit = true;
     size_t n =
@@ -363,8 +363,7 @@ int DlFilter::filter(const DlFilterSample& ds, bool early) {
     x.raw_callchain = d.callchain.data();
   }
   x.addr_correlates_sym = (attr.sample_type & kSampleAddr) && attr.addr_correlates_sym();
-  std::string event(ds.event_name);
-  x.event = event.c_str();
+  x.event = ds.event_name;
   d.ip_al.size = 0;  // not filled yet
   d.addr_al.size = 0;
   d.cur = &ds;

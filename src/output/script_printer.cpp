@@ -462,31 +462,42 @@ class ScriptSink : public EventSink {
   // and dlfilter__filter_event(). A negative return is an error, as in perf.
   bool keep_for_dlfilter(const Sample& s, const Evsel& evsel, uint64_t period,
                          const ResolvedSample* rs) {
-    Sample split;
-    const Sample* sp = &s;
-    if (period != s.period) {  // a counter's split (deliver_sample_value())
-      split = s;
-      split.period = period;
-      sp = &split;
+    // The sample as perf delivers it: a counter's split has its own period
+    // (deliver_sample_value()).
+    std::optional<Sample> split;
+    if (period != s.period) {
+      split.emplace(s);
+      split->period = period;
     }
+    struct Host : DlFilterHost {
+      ScriptSink& sink;
+      const Sample& s;
+      const Evsel& evsel;
+      const ResolvedSample* rs;
+      Host(ScriptSink& k, const Sample& sample, const Evsel& e, const ResolvedSample* r)
+          : sink(k), s(sample), evsel(e), rs(r) {}
+      const ResolvedSample& resolve() override {
+        if (!rs) rs = &sink.resolver().resolve(s, &evsel, /*callchain=*/false);
+        return *rs;
+      }
+      bool filtered(const ResolvedSample& r) override {
+        return !r.thread || sink.filters_.skip_thread(*r.thread) ||
+               sink.filters_.skip_address(r.self);
+      }
+    } host(*this, s, evsel, rs);
+    const bool early = rs == nullptr;
     DlFilterSample ds;
-    ds.sample = sp;
+    ds.sample = split ? &*split : &s;
     ds.evsel = &evsel;
-    ds.event_name = names_.of(evsel);
+    ds.event_name = names_.of(evsel).c_str();
     ds.resolver = &resolver();
-    ds.resolve = [&]() -> const ResolvedSample& {
-      if (!rs) rs = &resolver().resolve(s, &evsel, /*callchain=*/false);
-      return *rs;
-    };
-    ds.filtered = [this](const ResolvedSample& r) {
-      return !r.thread || filters_.skip_thread(*r.thread) || filters_.skip_address(r.self);
-    };
+    ds.host = &host;
     ds.show_kernel_path = cfg_.show_kernel_path;
     ds.native_arch = native_arch_;
     // The filter may print to stdout itself: what script printed before goes first.
     out_->drain();
     if (out_ != &stdout_) stdout_.drain();
-    int ret = cfg_.dlfilter->filter(ds, /*early=*/rs == nullptr);
+    int ret = cfg_.dlfilter->filter(ds, early);
     if (ret < 0 && status_) {
       status_ = make_error(fmt::format("dlfilter: filter_event returned {}", ret));
     }

@@ -9,7 +9,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,16 +23,26 @@ struct Evsel;
 struct ResolvedSample;
 class Resolver;
 
+// What the interface's functions ask of the program filtering, for the sample being filtered.
+class DlFilterHost {
+ public:
+  // machine__resolve() of the sample, done when the filter first asks (resolve_ip, srcline,
+  // insn, object_code, ...).
+  virtual const ResolvedSample& resolve() = 0;
+  // Whether script's --comms/--dsos/-S drop the resolved sample (al->filtered).
+  virtual bool filtered(const ResolvedSample& rs) = 0;
+
+ protected:
+  ~DlFilterHost() = default;
+};
+
 // What the interface's functions read for the sample being filtered.
 struct DlFilterSample {
   const Sample* sample = nullptr;
   const Evsel* evsel = nullptr;
-  std::string_view event_name;  // evsel__name()
+  const char* event_name = "";  // evsel__name()
   Resolver* resolver = nullptr;
-  // machine__resolve() of the sample, done when the filter first asks (resolve_ip, srcline,
-  // insn, object_code, ...); `filtered` says whether script's --comms/--dsos/-S drop it.
-  std::function<const ResolvedSample&()> resolve;
-  std::function<bool(const ResolvedSample&)> filtered;
+  DlFilterHost* host = nullptr;
   bool show_kernel_path = false;
   bool native_arch = false;  // insn(): script_fetch_insn() reads code on this machine's arch
 };
