@@ -111,6 +111,7 @@ class ScriptSink : public EventSink {
     }
     if (r.type != kRecordSample) {
       on_side_band(r, s);
+      if (dumper_ && exit_line_first) dumper_->kernel_record_text(r, s, evsel);
       out_->maybe_flush();
       return;
     }
@@ -168,7 +169,6 @@ class ScriptSink : public EventSink {
         TaskEvent e;
         if (cfg_.show_task_events && parse_task(r, order, e))
           print_side_band(r, s, e.pid, e.tid, e.time);
-        if (dumper_ && cfg_.show_task_events) dumper_->kernel_record_text(r, s, nullptr);
         builder_.apply(r, s);
         return;
       }
