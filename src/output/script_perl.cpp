@@ -16,6 +16,7 @@
 
 #include "readperf/analysis/resolver.h"
 #include "readperf/format/perf_abi.h"
+#include "readperf/output/script_list.h"
 #include "readperf/output/trace_format.h"
 #include "readperf/reader/perf_data.h"
 #include "readperf/reader/record_swap.h"
@@ -139,8 +140,8 @@ class PerlEngine : public ScriptEngine {
       if (auto tf = TraceFormatter::create(*data.tracing_data())) trace_ = std::move(*tf);
     }
     // cmd_script(): PERF_EXEC_PATH for the scripts (perf's own find Perf-Trace-Util under
-    // it); Debian's perf lives in /usr/lib/perf-core.
-    setenv("PERF_EXEC_PATH", "/usr/lib/perf-core", /*overwrite=*/0);
+    // it): perf_exec_path()'s default when it is not set.
+    setenv("PERF_EXEC_PATH", perf_exec_path().c_str(), /*overwrite=*/0);
     // perl_start_script(): argv is "", the script, its arguments.
     argv_storage_ = {std::string(), script_};
     argv_storage_.insert(argv_storage_.end(), args_.begin(), args_.end());

@@ -20,6 +20,7 @@
 #include "readperf/analysis/resolver.h"
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/mem_info.h"
+#include "readperf/output/script_list.h"
 #include "readperf/output/trace_format.h"
 #include "readperf/reader/event_name.h"
 #include "readperf/reader/perf_data.h"
@@ -96,8 +97,8 @@ class PythonEngine : public ScriptEngine {
     }
     std::fclose(fp);
     // cmd_script(): PERF_EXEC_PATH for the scripts (perf's own find Perf-Trace-Util under
-    // it); Debian's perf lives in /usr/lib/perf-core.
-    setenv("PERF_EXEC_PATH", "/usr/lib/perf-core", /*overwrite=*/0);
+    // it): perf_exec_path()'s default when it is not set.
+    setenv("PERF_EXEC_PATH", perf_exec_path().c_str(), /*overwrite=*/0);
     interpreter_.emplace(/*init_signal_handlers=*/true);
     py::list argv;
     argv.append(script_);
