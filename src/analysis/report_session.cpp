@@ -86,7 +86,7 @@ class ReportSink : public EventSink {
     for (size_t i = 0; i < repeats_.size(); ++i) {
       if (data_.hists[i]) repeats_[i].raw.drain(replay_into(*data_.hists[i]));
     }
-    data_.groups = event_groups();
+    data_.groups = report_event_groups(pd_, setup_.group_set);
     data_.hists.resize(pd_.events().size());
     // report__collapse_hists(): each member collapsed, then matched and linked to its leader,
     // which is finished after.
@@ -118,32 +118,6 @@ class ReportSink : public EventSink {
     data_.owner = state_;
     data_.resolver = &state_->resolver;
     return std::move(data_);
-  }
-
-  // header.c process_group_desc(), then setup_forced_leader(): groups from the recording's
-  // GROUP_DESC (a pipe's arrives as a record), or all events as one under --group/--no-group
-  // when there are none.
-  std::vector<EventGroup> event_groups() const {
-    std::vector<EventGroup> groups;
-    size_t nr_events = pd_.events().size();
-    const auto& desc = pd_.features().group_desc;
-    if (desc && !desc->empty()) {
-      for (const GroupDesc& d : *desc) {
-        // A description perf finds invalid (overlapping or past the last event) leaves the
-        // events ungrouped.
-        if (d.leader_idx >= nr_events || d.nr_members > nr_events - d.leader_idx ||
-            (!groups.empty() && d.leader_idx < groups.back().leader + groups.back().nr_members)) {
-          return {};
-        }
-        groups.push_back(
-            {d.leader_idx, d.nr_members, d.name == "{anon_group}" ? "anon group" : d.name, false});
-      }
-      return groups;
-    }
-    if (setup_.group_set && nr_events) {
-      groups.push_back({0, static_cast<uint32_t>(nr_events), "anon group", true});
-    }
-    return groups;
   }
 
   void on_read(const RecordView& r) override {
@@ -822,6 +796,29 @@ class ReportSink : public EventSink {
 };
 
 }  // namespace
+
+std::vector<EventGroup> report_event_groups(const PerfData& pd, bool group_set) {
+  std::vector<EventGroup> groups;
+  size_t nr_events = pd.events().size();
+  const auto& desc = pd.features().group_desc;
+  if (desc && !desc->empty()) {
+    for (const GroupDesc& d : *desc) {
+      // A description perf finds invalid (overlapping or past the last event) leaves the
+      // events ungrouped.
+      if (d.leader_idx >= nr_events || d.nr_members > nr_events - d.leader_idx ||
+          (!groups.empty() && d.leader_idx < groups.back().leader + groups.back().nr_members)) {
+        return {};
+      }
+      groups.push_back(
+          {d.leader_idx, d.nr_members, d.name == "{anon_group}" ? "anon group" : d.name, false});
+    }
+    return groups;
+  }
+  if (group_set && nr_events) {
+    groups.push_back({0, static_cast<uint32_t>(nr_events), "anon group", true});
+  }
+  return groups;
+}
 
 Result<ReportData> run_report_session(PerfData& data, const ReportSetup& setup) {
   // session.c __perf_session__new(): without sample_id_all perf cannot order by time.

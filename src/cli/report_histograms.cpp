@@ -3,6 +3,7 @@
 // session and the printer.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -472,9 +473,10 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   // cmd_report(): --group-sort-idx needs groups (the recording's, or --group's one of all
   // events), else the option's usage, before any output.
   if (opts.group_sort_idx != 0) {
-    const auto& desc = pd.features().group_desc;
-    bool groups = (desc && !desc->empty()) || (opts.group.has_value() && pd.events().size() > 1);
-    if (!groups) {
+    // evlist->core.nr_groups: a forced group of one event is none.
+    std::vector<EventGroup> groups = report_event_groups(pd, opts.group.has_value());
+    if (std::none_of(groups.begin(), groups.end(),
+                     [](const EventGroup& g) { return g.nr_members > 1; })) {
       out.flush();
       fmt::print(stderr,
                  "    --group-sort-idx <n>\n{:26}Sort the output by the event at the index n in "

@@ -92,6 +92,11 @@ struct EventGroup {
   bool forced = false;      // evsel->forced_leader: described without "NAME { }"
 };
 
+// header.c process_group_desc(), then setup_forced_leader(): groups from the recording's
+// GROUP_DESC (a pipe's arrives as a record), or all events as one under --group/--no-group
+// (`group_set`) when there are none.
+std::vector<EventGroup> report_event_groups(const PerfData& pd, bool group_set);
+
 struct ReportData {
   std::vector<std::unique_ptr<Hists>> hists;  // by event index; null for events never sampled
   uint64_t total_lost_samples = 0;            // evlist->stats.total_lost_samples
