@@ -142,7 +142,9 @@ const CgroupTable& Hists::cgroups() const {
 
 std::string_view Hists::dso_name(const Dso* dso) const {
   if (!dso) return "";
-  return config_.verbose ? dso->long_name : dso->short_name;
+  if (!config_.verbose) return dso->short_name;
+  // sort.c _sort__dso_snprintf(): dso->long_name, a vmlinux's path once it was read.
+  return dso->perf_long_name();
 }
 
 uint32_t Hists::intern_comm(std::string_view comm) {

@@ -181,6 +181,9 @@ class ReportSink : public EventSink {
         config.symtab_origin = [r = &state_->resolver](const Dso* d) {
           return r->symtab_origin(d);
         };
+        config.verbose_rip = [r = &state_->resolver](const Dso* d, uint64_t ip) {
+          return r->kernel_unmap_ip(d, ip);
+        };
       }
       // hist.c evsel__output_resort_cb(): "use_callchain |= show_branchflag_count".
       config.chains_sorted = (evsel.attr.sample_type & kSampleCallchain) ||

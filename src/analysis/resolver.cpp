@@ -55,6 +55,20 @@ const KernelSymbols& Resolver::load_kernel() {
     ref = RefRelocSym{kr->name, kr->addr};
   }
   kernel_ = &symbols_.kernel(id, ref);
+  if (kernel_->from_vmlinux) {
+    // symbol-elf.c dso__process_kernel_symbol(): the kernel map becomes the vmlinux's .text,
+    // the other sections with symbols maps of their own; the kernel Dso's long name becomes
+    // the vmlinux's (dso__load_vmlinux()).
+    if (const auto& t = kernel_->text_map) machine_.remap_kernel_text(t->start, t->end, t->pgoff);
+    for (const KernelSectionMap& s : kernel_->sections) {
+      Dso* d = machine_.add_kernel_section_map(s.name, s.start, s.end, s.pgoff, s.identity);
+      if (d) section_symbols_[d] = &s;
+    }
+    if (const Map* vm = machine_.vmlinux_map(); vm && vm->dso) {
+      vm->dso->symsrc_name = kernel_->path;
+    }
+    return *kernel_;
+  }
   // symbol.c dso__load_kernel_sym(): once kallsyms is loaded, map__fixup_start/end make the
   // kernel map span exactly its symbols.
   if (kernel_->found()) {
@@ -91,6 +105,8 @@ const Resolver::DsoEntry& Resolver::entry_for(const Map& map) {
       if (m != k.modules.end()) e.module = &m->second;
     } else if (vm && vm->dso == dso) {
       e.kernel = true;
+    } else if (auto sec = section_symbols_.find(dso); sec != section_symbols_.end()) {
+      e.section = &sec->second->symbols;
     } else {
       // A KSYMBOL (BPF) Dso: machine__process_ksymbol_register() gives it one symbol, at
       // map-relative 0, of the map's length, named as the event named it.
@@ -121,6 +137,8 @@ void Resolver::find_symbol(Frame& f) {
     // the module map, which gives the same symbol and offset.
     f.sym_addr = f.ip;
     f.sym = e.module->find(f.ip);
+  } else if (e.section) {
+    f.sym = e.section->find(f.addr);
   } else if (e.own) {
     const Symbol& s = own_symbols_.at(f.dso);
     f.sym = s.contains(f.addr) ? &s : nullptr;
@@ -307,9 +325,23 @@ char Resolver::symtab_origin(const Dso* dso) const {
   if (!dso || it == dsos_.end()) return '!';
   const DsoEntry& e = it->second;
   if (e.user) return static_cast<char>(e.user->origin);
+  // DSO_BINARY_TYPE__VMLINUX for the kernel and its sections' maps read from a vmlinux;
   // DSO_BINARY_TYPE__KALLSYMS for the kernel and the modules kallsyms split off.
-  if (e.kernel || e.module) return kernel_ && kernel_->found() ? 'k' : '!';
+  if (e.section) return 'v';
+  if (e.kernel || e.module) {
+    if (!kernel_ || !kernel_->found()) return '!';
+    return kernel_->from_vmlinux && e.kernel ? 'v' : 'k';
+  }
   return '!';
+}
+
+uint64_t Resolver::kernel_unmap_ip(const Dso* dso, uint64_t ip) const {
+  // The kernel Dso's adjust_symbols; perf 6.1 does not give it to the Dsos of the other
+  // sections' maps (symbol-elf.c dso__process_kernel_symbol()), whose addresses print as they
+  // are.
+  if (!dso || !kernel_ || !kernel_->adjust_symbols) return ip;
+  const Map* vm = machine_.vmlinux_map();
+  return vm && vm->dso == dso ? vm->unmap_ip(ip) : ip;
 }
 
 uint8_t Resolver::addr_cpumode(uint8_t cpumode, uint64_t addr) const {

@@ -73,6 +73,17 @@ bool Resolver::addr2line_target(const Frame& f, uint64_t addr, std::string* path
                                 uint64_t* objdump_addr) {
   *objdump_addr = addr;
   if (!f.map || !f.dso) return false;
+  if (f.dso->space != DsoSpace::kUser) {
+    // The kernel read from a vmlinux: addr2line reads it under the name perf keeps
+    // (dso->long_name: -k's as given, unjoined to the symfs) at map__rip_2objdump(), the
+    // unrelocated address. The other sections' maps and a kallsyms kernel are "[...]" names.
+    const Map* vm = machine_.vmlinux_map();
+    if (!kernel_ || !kernel_->from_vmlinux || !vm || vm->dso != f.dso) return false;
+    *path = kernel_->path;
+    if (path->empty() || (*path)[0] == '[') return false;
+    if (kernel_->adjust_symbols) *objdump_addr = vm->unmap_ip(addr) - kernel_->reloc;
+    return true;
+  }
   // srcline.c dso__name(): the symbol source file, never a "[...]" name.
   const DsoSymbols* ds = f.dso->space == DsoSpace::kUser ? user_symbols(*f.map) : nullptr;
   if (!ds) return false;

@@ -61,7 +61,8 @@ uint8_t SampleSelection::thread_bits(const Thread& t) const {
 uint8_t SampleSelection::dso_bits(bool has_map, const Dso* dso) const {
   if (dsos_.empty()) return 0;
   if (!has_map || !dso) return kHistFilterDso;
-  if (listed(dsos_, dso->short_name) || listed(dsos_, dso->long_name)) return 0;
+  // machine__resolve(): the short name or the long one (a vmlinux's path once read).
+  if (listed(dsos_, dso->short_name) || listed(dsos_, dso->perf_long_name())) return 0;
   return kHistFilterDso;
 }
 

@@ -20,6 +20,7 @@ CLI::App* add_archive_command(CLI::App& app, ArchiveOptions& o) {
   a->add_option("-i,--input", o.input, "input file, - for standard input")->capture_default_str();
   a->add_option("--symfs", o.symfs, "look for files relative to this directory");
   a->add_option("--kallsyms", o.kallsyms, "kallsyms file for the kernel's symbols");
+  a->add_option("--vmlinux", o.vmlinux, "vmlinux for the kernel's symbols");
   return a;
 }
 

@@ -15,7 +15,7 @@ struct ArchiveOptions {
   std::string output;          // default: the input's name + ".tar.zst", as perf archive's
   std::string buildid_dir;     // the global --buildid-dir
   bool mini_debuginfo = true;  // the global --no-minidebuginfo turns it off
-  std::string symfs, kallsyms;
+  std::string symfs, kallsyms, vmlinux;
 };
 
 CLI::App* add_archive_command(CLI::App& app, ArchiveOptions& opts);

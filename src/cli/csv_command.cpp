@@ -19,6 +19,7 @@ CLI::App* add_csv_command(CLI::App& app, CsvOptions& o) {
   c->add_option("-i,--input", o.input, "input file, - for standard input")->capture_default_str();
   c->add_option("--symfs", o.symfs, "look for files relative to this directory");
   c->add_option("--kallsyms", o.kallsyms, "kallsyms file for the kernel's symbols");
+  c->add_option("--vmlinux", o.vmlinux, "vmlinux for the kernel's symbols");
   c->add_flag("--no-demangle", o.no_demangle, "do not demangle C++ names");
   return c;
 }

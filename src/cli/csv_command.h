@@ -14,7 +14,7 @@ struct CsvOptions {
   std::string output;       // the directory, created when missing
   std::string buildid_dir;  // the global --buildid-dir
   bool mini_debuginfo = true;  // the global --no-minidebuginfo turns it off
-  std::string symfs, kallsyms;
+  std::string symfs, kallsyms, vmlinux;
   bool no_demangle = false;
 };
 

@@ -28,6 +28,7 @@ CLI::App* add_data_command(CLI::App& app, DataConvertOptions& o) {
   c->add_flag("--tod", o.tod, "CTF: convert time to wall clock time");
   c->add_option("--symfs", o.symfs, "JSON: look for files relative to this directory");
   c->add_option("--kallsyms", o.kallsyms, "JSON: kallsyms file for the kernel's symbols");
+  c->add_option("--vmlinux", o.vmlinux, "JSON: vmlinux for the kernel's symbols");
   c->add_flag("-v,--verbose")->description("ignored (perf's verbosity)");
   return data;
 }

@@ -22,7 +22,8 @@ struct DataConvertOptions {
   bool force = false;  // overwrite an existing output (perf: also skip the input owner check)
   bool all = false;    // CTF: the comm, fork, exit and mmap records too
   bool tod = false;    // CTF: wall-clock time (needs `perf record -k CLOCK`'s clock data)
-  std::string symfs, kallsyms;  // not perf's: where the JSON's symbols are found, as report's
+  std::string symfs, kallsyms,
+      vmlinux;                  // not perf's: where the JSON's symbols are found, as report's
   std::string buildid_dir;      // the global --buildid-dir
   bool mini_debuginfo = true;   // the global --no-minidebuginfo turns it off
 };

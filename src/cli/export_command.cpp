@@ -47,6 +47,7 @@ CLI::App* add_export_command(CLI::App& app, ExportOptions& o) {
               "gecko: the source line of every frame (inline frames always have theirs)");
   e->add_option("--symfs", o.symfs, "look for files relative to this directory");
   e->add_option("--kallsyms", o.kallsyms, "kallsyms file for the kernel's symbols");
+  e->add_option("--vmlinux", o.vmlinux, "vmlinux for the kernel's symbols");
   e->add_flag("--no-demangle", o.no_demangle, "do not demangle C++ names");
   e->add_flag("--no-symbolize", o.no_symbolize,
               "pprof: addresses and mappings with build-ids only, for `readperf symbolize` later");

@@ -20,7 +20,7 @@ struct ExportOptions {
   std::string buildid_dir;     // the global --buildid-dir
   bool mini_debuginfo = true;  // the global --no-minidebuginfo turns it off
   std::string event;
-  std::string symfs, kallsyms;
+  std::string symfs, kallsyms, vmlinux;
   SelectionArgs selection;  // perf's sample filters
   bool include_pid = false, include_tid = false, kernel = false, jit = false, addrs = false;
   bool count = false;

@@ -32,6 +32,7 @@ CLI::App* add_flamegraph_command(CLI::App& app, FlamegraphCommandOptions& o) {
   f->add_flag("--count", o.count, "count samples instead of summing their periods");
   f->add_option("--symfs", o.symfs, "look for files relative to this directory");
   f->add_option("--kallsyms", o.kallsyms, "kallsyms file for the kernel's symbols");
+  f->add_option("--vmlinux", o.vmlinux, "vmlinux for the kernel's symbols");
   f->add_flag("--no-demangle", o.no_demangle, "do not demangle C++ names");
   f->add_option("--max-stack", o.max_stack, "call chain entries to keep at most");
   return f;

@@ -20,7 +20,7 @@ struct FlamegraphCommandOptions {
   std::string title;
   std::string buildid_dir;  // the global --buildid-dir
   bool mini_debuginfo = true;  // the global --no-minidebuginfo turns it off
-  std::string symfs, kallsyms;
+  std::string symfs, kallsyms, vmlinux;
   SelectionArgs selection;  // perf's sample filters (--time windows: the input's)
   bool include_pid = false, include_tid = false, kernel = false, count = false, no_demangle = false;
   unsigned max_stack = 127;

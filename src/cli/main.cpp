@@ -157,7 +157,7 @@ int run(int argc, char** argv) {
   rep->add_option("--samples")->description("Number of samples to save per histogram entry (TUI)");
   rep->add_option("--stdio-color")->description("'always', 'never' or 'auto'");
   rep->add_flag("--tui")->description("Use the TUI interface (here: --stdio)");
-  rep->add_flag("--ignore-vmlinux")->description("don't load vmlinux even if found");
+  rep->add_flag("--ignore-vmlinux", report.ignore_vmlinux, "don't load vmlinux even if found");
   rep->add_flag("-m,--modules")->description("load module symbols (with -k and a live kernel)");
   rep->add_flag("--show-ref-call-graph", report.show_ref_callgraph,
                 "show the call graphs of an event without its own (the reference event's)");
@@ -259,6 +259,11 @@ int run(int argc, char** argv) {
   rep->add_flag("-G,--inverted", report.inverted, "caller-based call graphs");
   rep->add_flag("-v,--verbose", report.verbose, "more detail (dso long names)");
   rep->add_option("--kallsyms", report.kallsyms, "kernel symbols from this kallsyms file");
+  rep->add_option("-k,--vmlinux", report.vmlinux, "vmlinux pathname");
+  // builtin-report.c OPT_CALLBACK_OPTARG "itrace" (itrace_parse_synth_opts()).
+  std::string itrace;
+  readperf::cli::add_itrace_option(*rep, itrace);
+  rep->add_flag("--no-itrace")->description("do not decode the instruction trace");
   rep->add_option("--symfs", report.symfs, "look for files relative to this directory");
   rep->add_flag("--no-pager", no_pager, "do not send the output through $PAGER on a terminal");
 
@@ -329,6 +334,12 @@ int run(int argc, char** argv) {
     if (o->check_lname("demangle")) report.no_demangle = false;
     if (o->check_lname("no-demangle")) report.no_demangle = true;
   }
+  // --itrace and --no-itrace: the later wins (each callback sets synth_opts anew).
+  for (const CLI::Option* o : rep->parse_order()) {
+    if (o->check_lname("itrace")) report.itrace = readperf::cli::itrace_of(itrace);
+    if (o->check_lname("no-itrace")) report.itrace = readperf::cli::no_itrace();
+  }
+  readperf::cli::apply_trace_options(*scr, script);
   for (const CLI::Option* o : scr->parse_order()) {
     if (o->check_lname("inline")) script.inline_names = true;
     if (o->check_lname("no-inline")) script.inline_names = false;
@@ -338,7 +349,13 @@ int run(int argc, char** argv) {
   if (*column_widths_opt) report.column_widths = column_widths;
   if (*percentage_opt) report.percentage_relative = percentage == "relative";
   readperf::cli::set_progress_quiet(quiet);
-  if ((rep->parsed() || scr->parsed()) && !no_pager) readperf::cli::start_pager();
+  if (scr->parsed() && script.xed) {
+    // builtin-script.c parse_xed(): force_pager(), which --no-pager does not turn off.
+    readperf::cli::start_forced_pager(::isatty(STDOUT_FILENO) ? "xed -F insn: -A -64 | less"
+                                                              : "xed -F insn: -A -64");
+  } else if ((rep->parsed() || scr->parsed()) && !no_pager) {
+    readperf::cli::start_pager();
+  }
   if (rep->parsed()) return readperf::cli::run_report(report);
   script.buildid_dir = buildid_dir;
   script.mini_debuginfo = !no_mini_debuginfo;

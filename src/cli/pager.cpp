@@ -47,15 +47,8 @@ std::string pager_command() {
   return "less -FRSX";
 }
 
-}  // namespace
-
-bool pager_in_use() { return pager_pid > 0; }
-
-void start_pager() {
-  if (pager_pid != 0 || !::isatty(STDOUT_FILENO)) return;
-  std::string pager = pager_command();
-  if (pager.find_first_not_of(" \t") == std::string::npos || pager == "cat") return;
-
+// Starts `pager` by sh -c, standard output going to it from here on.
+void spawn_pager(const std::string& pager) {
   int fds[2];
   if (::pipe(fds) != 0) return;
   std::fflush(stdout);
@@ -88,6 +81,22 @@ void start_pager() {
     std::signal(signo, wait_for_pager_then_die);
   }
   std::atexit(wait_for_pager);
+}
+
+}  // namespace
+
+bool pager_in_use() { return pager_pid > 0; }
+
+void start_pager() {
+  if (pager_pid != 0 || !::isatty(STDOUT_FILENO)) return;
+  std::string pager = pager_command();
+  if (pager.find_first_not_of(" \t") == std::string::npos || pager == "cat") return;
+  spawn_pager(pager);
+}
+
+void start_forced_pager(const std::string& command) {
+  if (pager_pid != 0) return;
+  spawn_pager(command);
 }
 
 }  // namespace readperf::cli

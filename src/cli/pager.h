@@ -2,6 +2,8 @@
 // (tools/lib/subcmd/pager.c setup_pager()): report, script, -D and header output.
 #pragma once
 
+#include <string>
+
 namespace readperf::cli {
 
 // When standard output is a terminal, starts the pager and points standard output at it:
@@ -12,6 +14,10 @@ namespace readperf::cli {
 // line are not paged. At exit (and on SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE) readperf
 // closes its output and waits for the pager, so the shell's prompt comes back after it.
 void start_pager();
+
+// subcmd's force_pager() then setup_pager(): `command` (run by sh -c) gets standard output
+// whether it is a terminal or not (perf script --xed pipes its output into xed this way).
+void start_forced_pager(const std::string& command);
 
 // Whether start_pager() started one: standard output goes to the terminal through it.
 bool pager_in_use();

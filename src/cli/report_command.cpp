@@ -12,6 +12,7 @@
 #include "readperf/output/stats_printer.h"
 #include "readperf/output/tasks_printer.h"
 #include "readperf/reader/perf_data.h"
+#include "symbol_source_args.h"
 
 namespace readperf::cli {
 
@@ -39,6 +40,8 @@ void warn_skipped(const PerfData& pd) {
 }  // namespace
 
 int run_report(const ReportOptions& opts) {
+  // cmd_report() returns -EINVAL: exit status 234.
+  if (!validate_kernel_files(opts)) return 234;
   auto data = PerfData::open(opts.input);
   if (!data) return fail(data.error());
   print_open_warnings(**data);
@@ -94,6 +97,7 @@ int run_report(const ReportOptions& opts) {
     warn_skipped(pd);
     return 0;
   }
+  warn_undecoded_aux_trace(pd, opts.itrace.dont_decode);
   return run_histogram_report(pd, opts, out);
 }
 

@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "itrace_options.h"
+
 namespace readperf::cli {
 
 struct ReportOptions {
@@ -42,6 +44,7 @@ struct ReportOptions {
   std::string time;                          // --time
   std::string cpu_list;                      // -C/--cpu
   int max_stack = 127;                       // --max-stack (PERF_MAX_STACK_DEPTH)
+  ItraceOptions itrace;                      // --itrace / --no-itrace
   std::string ignore_callees;                // --ignore-callees REGEX
   int socket_filter = -1;                    // --socket-filter
   std::optional<std::string> parent;         // -p/--parent REGEX
@@ -60,6 +63,8 @@ struct ReportOptions {
   bool inverted = false;                     // -G/--inverted: caller order
   int verbose = 0;                           // -v
   std::string kallsyms;                      // --kallsyms: the kernel's symbols from this file
+  std::string vmlinux;                       // -k/--vmlinux: the kernel's symbols from this file
+  bool ignore_vmlinux = false;               // --ignore-vmlinux
   std::string symfs;                         // --symfs: look for binaries under this directory
   bool inline_names = true;                  // --inline / --no-inline (the later wins)
   std::optional<bool> group;                 // --group / --no-group; unset: perf's group view

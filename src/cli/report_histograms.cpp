@@ -248,6 +248,9 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   // default; it has no children.
   bool has_br_stack = pd.header().features[kFeatBranchStack] &&
                       !(pd.events().combined_sample_type() & kSampleStackUser);
+  // ... and branch stacks synthesized from an instruction trace (--itrace=l or L): without
+  // AUX area data to make them, every sample lacks one and branch mode shows none.
+  if (opts.itrace.last_branch || opts.itrace.add_last_branch) has_br_stack = true;
   // --branch-history (branch_call_mode) keeps one entry per sample, its branches added to its
   // call chain, keyed by address, sorted by "srcline,symbol,dso" unless --sort says otherwise.
   bool branch_mode = opts.branch_stack.value_or(has_br_stack) && !opts.branch_history;
@@ -275,6 +278,14 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   // report__setup_sample_type(): a pipe has no events yet at this point.
   // Its refusals come from __cmd_report(), after cmd_report() printed the header lines.
   uint64_t sample_type = is_pipe ? 0 : pd.events().combined_sample_type();
+  // Call chains and branch stacks an instruction trace's decoder adds (--itrace g/G, l/L; by
+  // default on a recording with AUX area data, whose report perf 6.1 decodes with call chains).
+  const ItraceOptions& itrace = opts.itrace;
+  if (itrace.callchain || itrace.add_callchain ||
+      (!is_pipe && pd.header().features[kFeatAuxtrace] && !itrace.set)) {
+    sample_type |= kSampleCallchain;
+  }
+  if (itrace.last_branch || itrace.add_last_branch) sample_type |= kSampleBranchStack;
   std::string_view sample_type_refusal;
   if (!is_pipe && !(sample_type & kSampleCallchain)) {
     if (cp.use_callchain && !show_branchflag_count) {
@@ -389,7 +400,13 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   setup.symbol_filter = opts.symbol_filter;
   // machine.c thread__resolve_callchain_sample(): min(max_stack, chain->nr), so a negative
   // depth keeps no entry.
-  setup.max_stack = static_cast<uint32_t>(std::max(opts.max_stack, 0));
+  int max_stack = opts.max_stack;
+  // cmd_report(): synthesized call chains may be deeper than --max-stack.
+  if ((itrace.callchain || itrace.add_callchain) &&
+      static_cast<int>(itrace.callchain_sz) > max_stack) {
+    max_stack = static_cast<int>(itrace.callchain_sz);
+  }
+  setup.max_stack = static_cast<uint32_t>(std::max(max_stack, 0));
   setup.branch_callstack = cp.branch_callstack;
   // report__setup_sample_type(): callchain_param_setup()'s record mode (DWARF with user
   // registers and stack, LBR with branch stacks, else FP, when call chains are used) must be

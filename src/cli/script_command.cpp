@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdio>
 
+#include "itrace_options.h"
 #include "open_warnings.h"
 #include "progress_line.h"
 #include "readperf/output/out_buffer.h"
@@ -59,6 +60,7 @@ CLI::App* add_script_command(CLI::App& app, ScriptOptions& o) {
   s->add_flag("--ns", o.nanosecs, "times in nanoseconds");
   s->add_option("--symfs", o.symfs, "look for files relative to this directory");
   s->add_option("--kallsyms", o.kallsyms, "kallsyms file for the kernel's symbols");
+  s->add_option("-k,--vmlinux", o.vmlinux, "vmlinux pathname");
   s->add_flag("--demangle")->description("demangle C++ symbol names (default)");
   s->add_flag("--no-demangle", o.no_demangle, "do not demangle C++ names");
   s->add_flag("--demangle-kernel")->description("demangle kernel symbol names");
@@ -120,9 +122,70 @@ CLI::App* add_script_command(CLI::App& app, ScriptOptions& o) {
               "Dump trace output to files named by the monitored events");
   s->add_flag("--full-source-path", o.full_source_path,
               "Show full source file name path for source lines");
+  // builtin-script.c: instruction tracing. readperf decodes no AUX area data; on a recording
+  // without it these change only what they change in perf: the fields, nanosecond times.
+  add_itrace_option(*s, o.itrace);
+  s->add_flag("--no-itrace", o.no_itrace, "do not decode the instruction trace");
+  s->add_option("--insn-trace", o.insn_trace, "Decode instructions from itrace")
+      ->expected(0, 1)
+      ->option_text("[=<raw|disasm>]")
+      ->check(CLI::Validator(
+          [](const std::string& v) {
+            // parse_insn_trace(): perf 6.1 has no disasm field, so "disasm" fails as -F does.
+            if (v == "disasm") {
+              Status st = check_script_fields(kInsnTraceDisasmFields);
+              return st ? std::string() : st.error().message();
+            }
+            return v.empty() || v == "raw" ? std::string() : std::string("Only accept raw|disasm");
+          },
+          "", "insn-trace"));
+  s->add_flag("--xed", o.xed, "Run xed disassembler on output");
+  s->add_flag("--call-trace")->description("Decode calls from itrace");
+  s->add_flag("--call-ret-trace")->description("Decode calls and returns from itrace");
+  s->add_option("--graph-function", o.config.graph_function,
+                "Only print symbols and callees with --call-trace/--call-ret-trace")
+      ->option_text("symbol[,symbol...]");
   s->add_flag("-f,--force")->description("don't complain, do it");
   s->add_flag("-a,--all-cpus")->description("system-wide collection from all CPUs");
   return s;
+}
+
+void apply_trace_options(const CLI::App& cmd, ScriptOptions& o) {
+  std::vector<std::string> fields;
+  size_t next_field = 0;
+  // The synth opts accumulate (itrace_do_parse_synth_opts() only sets what it names); only
+  // their call chains matter without AUX area data: "g"/"G" raise scripting_max_stack.
+  bool callchain = false;
+  uint32_t callchain_sz = ItraceOptions::kDefaultCallchainSize;
+  auto itrace = [&](std::optional<std::string_view> letters) {
+    Result<ItraceOptions> t = parse_itrace(letters);
+    if (!t) return;
+    if (t->callchain || t->add_callchain) callchain = true;
+    if (t->callchain || t->add_callchain || !letters) callchain_sz = t->callchain_sz;
+  };
+  for (const CLI::Option* opt : cmd.parse_order()) {
+    if (opt->check_name("-F")) {
+      if (next_field < o.fields.size()) fields.push_back(o.fields[next_field++]);
+    } else if (opt->check_lname("insn-trace")) {
+      fields.push_back(kInsnTraceFields);
+      itrace("i0nse");
+      o.nanosecs = true;
+    } else if (opt->check_lname("call-trace")) {
+      fields.push_back(kCallTraceFields);
+      itrace("cewp");
+      o.nanosecs = true;
+      o.config.pad_dso = 50;
+    } else if (opt->check_lname("call-ret-trace")) {
+      fields.push_back(kCallRetTraceFields);
+      itrace("crewp");
+      o.nanosecs = true;
+    } else if (opt->check_lname("itrace")) {
+      itrace(o.itrace.empty() ? std::nullopt : std::optional<std::string_view>(o.itrace));
+    }
+  }
+  o.fields = std::move(fields);
+  // cmd_script(): "if ((callchain || add_callchain) && callchain_sz > scripting_max_stack)".
+  if (callchain && callchain_sz > o.max_stack) o.max_stack = callchain_sz;
 }
 
 namespace {
@@ -156,6 +219,7 @@ int run_script(const ScriptOptions& o) {
     list_dlfilters(perf_exec_path(), o.verbose > 0, out);
     return 0;
   }
+  if (!validate_kernel_files(o)) return 255;
   ScriptConfig cfg = o.config;
   cfg.fields = o.fields;
   cfg.hide_call_graph = o.hide_call_graph;
@@ -272,6 +336,7 @@ int run_script(const ScriptOptions& o) {
     return 0;
   }
   print_open_warnings(**data);
+  warn_undecoded_aux_trace(**data, o.no_itrace);
   prefetch_symbols(**data, cfg.symbols);
   OutBuffer out(stdout);
   auto progress = attach_progress_line(**data, /*streams_output=*/true);

@@ -28,6 +28,12 @@ struct ScriptOptions {
   bool hide_call_graph = false;
   std::string comms, pids, tids, cpu, time;
   std::string symfs, kallsyms;
+  std::string vmlinux;  // -k/--vmlinux
+  // The instruction-trace options (main.cpp applies them in command-line order, among -F's):
+  std::string itrace;      // --itrace[=OPTS]
+  std::string insn_trace;  // --insn-trace[=raw]
+  bool xed = false;        // --xed: the output through `xed -F insn: -A -64`
+  bool no_itrace = false;  // --no-itrace
   bool nanosecs = false;
   bool no_demangle = false;
   unsigned max_stack = 127;
@@ -40,8 +46,18 @@ struct ScriptOptions {
   bool full_source_path = false;
 };
 
+// builtin-script.c parse_insn_trace(), parse_call_trace(), parse_callret_trace(): the field
+// lists each applies (where it stands among the -F options).
+inline constexpr char kInsnTraceFields[] = "+insn,-event,-period";
+inline constexpr char kInsnTraceDisasmFields[] = "+disasm,-event,-period";
+inline constexpr char kCallTraceFields[] = "-ip,-addr,-event,-period,+callindent";
+inline constexpr char kCallRetTraceFields[] = "-ip,-addr,-event,-period,+callindent,+flags";
+
 // Adds the `script` subcommand, its options stored in `opts`.
 CLI::App* add_script_command(CLI::App& app, ScriptOptions& opts);
+// After parsing: the instruction-trace options applied in command-line order, among the -F
+// field lists (`cmd` is the parsed script command).
+void apply_trace_options(const CLI::App& cmd, ScriptOptions& opts);
 int run_script(const ScriptOptions& opts);
 
 }  // namespace readperf::cli

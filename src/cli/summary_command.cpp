@@ -19,6 +19,7 @@ CLI::App* add_summary_command(CLI::App& app, SummaryOptions& o) {
   s->add_option("--limit", o.limit, "functions shown per event, 0 for all")->capture_default_str();
   s->add_option("--symfs", o.symfs, "look for files relative to this directory");
   s->add_option("--kallsyms", o.kallsyms, "kallsyms file for the kernel's symbols");
+  s->add_option("--vmlinux", o.vmlinux, "vmlinux for the kernel's symbols");
   s->add_flag("--no-demangle", o.no_demangle, "do not demangle C++ names");
   return s;
 }

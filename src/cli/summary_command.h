@@ -16,7 +16,7 @@ struct SummaryOptions {
   std::string input = "perf.data";
   std::string buildid_dir;  // the global --buildid-dir
   bool mini_debuginfo = true;  // the global --no-minidebuginfo turns it off
-  std::string symfs, kallsyms;
+  std::string symfs, kallsyms, vmlinux;
   bool no_demangle = false;
   size_t limit = 50;
 };

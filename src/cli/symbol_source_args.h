@@ -9,6 +9,9 @@
 //   std::vector<std::string> rest = take_symbol_source_args(argc, argv);
 #pragma once
 
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,8 +38,26 @@ SymbolConfig symbol_config(const Options& o) {
   sc.mini_debuginfo = o.mini_debuginfo;
   sc.symfs = o.symfs;
   if (!o.kallsyms.empty()) sc.kallsyms = o.kallsyms;
+  if constexpr (requires { o.vmlinux; }) sc.vmlinux = o.vmlinux;
+  if constexpr (requires { o.ignore_vmlinux; }) sc.ignore_vmlinux = o.ignore_vmlinux;
   if constexpr (requires { o.no_demangle; }) sc.demangle = !o.no_demangle;
   return sc;
+}
+
+// symbol.c symbol__validate_sym_arguments(): the kernel files named with -k/--vmlinux and
+// --kallsyms must be readable ("Invalid file: NAME" on standard error otherwise), as report and
+// script check before reading anything. False when one is not.
+template <typename Options>
+bool validate_kernel_files(const Options& o) {
+  auto readable = [](const std::string& path) {
+    if (path.empty() || ::access(path.c_str(), R_OK) == 0) return true;
+    fmt::print(stderr, "Invalid file: {}\n", path);
+    return false;
+  };
+  if constexpr (requires { o.vmlinux; }) {
+    if (!readable(o.vmlinux)) return false;
+  }
+  return readable(o.kallsyms);
 }
 
 }  // namespace readperf::cli

@@ -16,7 +16,7 @@ struct SymbolizeOptions {
   std::string output = "-";
   std::string buildid_dir;     // the global --buildid-dir
   bool mini_debuginfo = true;  // the global --no-minidebuginfo turns it off
-  std::string symfs, kallsyms;
+  std::string symfs, kallsyms, vmlinux;
   bool no_demangle = false;
 };
 

@@ -79,7 +79,20 @@ Result<ArchiveExportSummary> run_archive_export(PerfData& data, const ArchiveExp
       ++sum.binaries;
     });
     if (const KernelSymbols* k = resolver->kernel_symbols()) {
-      if (k->found()) {
+      if (k->from_vmlinux && !k->build_id.empty()) {
+        // A vmlinux goes where perf's build-id cache keeps one, [kernel.kallsyms]/<id>/elf
+        // linked from .build-id, where the reader looks before any kallsyms.
+        std::string hex = k->build_id.hex();
+        add(fmt::format("[kernel.kallsyms]/{}/elf", hex), k->file);
+        if (status) {
+          status = w.add_symlink(fmt::format(".build-id/{}/{}", hex.substr(0, 2), hex.substr(2)),
+                                 "../../[kernel.kallsyms]/" + hex);
+        }
+        ++sum.binaries;
+      } else if (k->from_vmlinux) {
+        sum.left_out.push_back(
+            fmt::format("[kernel.kallsyms]: {} (no build-id to find it by)", k->path));
+      } else if (k->found()) {
         // Without a recorded build-id the reader picks the cached kallsyms by the recording's
         // relocation reference (kallsyms.h load_kernel_symbols), whatever its directory's name.
         std::string id = k->build_id.empty() ? "no-build-id" : k->build_id.hex();

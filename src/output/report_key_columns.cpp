@@ -23,10 +23,11 @@ void put_sym_column(fmt::memory_buffer& b, const Hists& hists, const Dso* dso, c
                     const Symbol* sym, uint64_t ip, uint64_t sym_base, uint32_t width) {
   size_t start = b.size();
   if (hists.config().verbose) {
-    // "%-#*llx %c ", BITS_PER_LONG / 4 + 2 wide ('#' gives 0 no "0x"); the kernel's
-    // addresses need no unmapping from kallsyms.
+    // "%-#*llx %c ", BITS_PER_LONG / 4 + 2 wide ('#' gives 0 no "0x"); a kernel map read
+    // from a vmlinux unmapped (kallsyms' maps are identity).
     char origin = dso && hists.config().symtab_origin ? hists.config().symtab_origin(dso) : '!';
-    std::string rip = ip ? fmt::format("{:#x}", ip) : "0";
+    uint64_t shown = dso && hists.config().verbose_rip ? hists.config().verbose_rip(dso, ip) : ip;
+    std::string rip = shown ? fmt::format("{:#x}", shown) : "0";
     fmt::format_to(std::back_inserter(b), "{:<18} {} ", rip, origin);
   }
   fmt::format_to(std::back_inserter(b), "[{}] ", level);

@@ -529,6 +529,11 @@ class ScriptSink : public EventSink {
     const ResolvedSample& rs = resolver().resolve(s, &evsel, chain);
     if (filters_.skip_thread(*rs.thread)) return;
     if (filters_.skip_address(rs.self)) return;
+    // show_event(): with --graph-function, a sample is shown when its branch flags (a call, a
+    // return) name a listed function, or while inside one; only samples synthesized from an
+    // instruction trace have such flags, and readperf decodes none: none is shown, as perf
+    // shows none of a recording without AUX area data. Before --switch-on sees it.
+    if (!cfg_.graph_function.empty()) return;
     if (evswitch_discard(evsel)) return;
     if (cfg_.dlfilter && !keep_for_dlfilter(s, evsel, period, &rs)) return;
     if (cfg_.engine) {
@@ -582,7 +587,14 @@ class ScriptSink : public EventSink {
     }
   }
 
-  std::string_view dso_name(const Frame& fr) const { return fr.dso_name(cfg_.show_kernel_path); }
+  std::string_view dso_name(const Frame& fr) const {
+    std::string_view name = fr.dso_name(cfg_.show_kernel_path);
+    if (!cfg_.pad_dso) return name;
+    // scnprintf_pad(buf, pad, "%s", name): at most pad - 1 characters, then spaces to pad.
+    pad_buf_.assign(name.substr(0, cfg_.pad_dso - 1));
+    pad_buf_.resize(cfg_.pad_dso, ' ');
+    return pad_buf_;
+  }
 
   void print_dso(std::string_view name) {  // " ({})"
     out_->write(" (");
@@ -766,6 +778,7 @@ class ScriptSink : public EventSink {
   CounterDeltas counter_deltas_;
   Status status_;
   EvSwitch evswitch_;  // --switch-on/--switch-off
+  mutable std::string pad_buf_;  // dso_name()'s padded name
   // -d/--debug-mode.
   uint64_t last_timestamp_ = 0;
   uint64_t nr_unordered_ = 0;

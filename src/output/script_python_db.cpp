@@ -206,8 +206,8 @@ uint64_t PythonDbExport::dso_id(const Dso* dso) {
     it->second = ++last_dso_;
     std::string bid;
     for (uint8_t b : dso->build_id) fmt::format_to(std::back_inserter(bid), "{:02x}", b);
-    call(dso_h_,
-         py::make_tuple(d64(it->second), d64(machine_id_), dso->short_name, dso->long_name, bid));
+    call(dso_h_, py::make_tuple(d64(it->second), d64(machine_id_), dso->short_name,
+                                dso->perf_long_name(), bid));
   }
   return it->second;
 }

@@ -12,7 +12,8 @@ namespace readperf {
 void print_symbol_sources(const Resolver& resolver, FILE* err) {
   if (const KernelSymbols* k = resolver.kernel_symbols()) {
     if (k->found()) {
-      fmt::print(err, "[kernel.kallsyms]: symbols from {}\n", k->path);
+      fmt::print(err, "[kernel.kallsyms]: symbols from {}{}\n", k->path,
+                 k->from_vmlinux ? " (vmlinux)" : "");
     } else {
       fmt::print(err, "[kernel.kallsyms]: no symbols found\n");
     }

@@ -173,7 +173,7 @@ class SqliteSink : public SamplePipeline {
       std::string build_id;
       for (uint8_t b : dso->build_id) fmt::format_to(std::back_inserter(build_id), "{:02x}", b);
       check(dsos_.row(it->second, kMachine, std::string_view(dso->short_name),
-                      std::string_view(dso->long_name), std::string_view(build_id)));
+                      std::string_view(dso->perf_long_name()), std::string_view(build_id)));
     }
     return it->second;
   }

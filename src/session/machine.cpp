@@ -196,11 +196,52 @@ void Machine::fixup_kernel_map(uint64_t start, uint64_t end) {
   const Map* vm = vmlinux_map();
   if (!vm) return;
   Map m = *vm;
-  kernel_maps_.remove(m.start);
   m.start = start;
   m.end = end;
+  replace_kernel_map(m);
+}
+
+void Machine::remap_kernel_text(uint64_t start, uint64_t end, uint64_t pgoff) {
+  const Map* vm = vmlinux_map();
+  if (!vm) return;
+  Map m = *vm;
+  m.start = start;
+  m.end = end;
+  m.pgoff = pgoff;
+  m.identity = false;
+  replace_kernel_map(m);
+}
+
+void Machine::replace_kernel_map(const Map& m) {
+  // maps__remove() and maps__insert(): "Ensure maps are correctly ordered".
+  kernel_maps_.remove(*vmlinux_start_);
   kernel_maps_.insert(m);
-  vmlinux_start_ = start;
+  vmlinux_start_ = m.start;
+}
+
+Dso* Machine::add_kernel_section_map(std::string_view section, uint64_t start, uint64_t end,
+                                     uint64_t pgoff, bool identity) {
+  const Map* vm = vmlinux_map();
+  if (!vm || !vm->dso) return nullptr;
+  const Dso& kernel = *vm->dso;
+  std::string name = kernel.short_name + std::string(section);
+  Dso* d = dsos_.findnew(name);
+  d->short_name = name;
+  d->space = kernel.space;
+  // dso__new(name) takes the kernel's long name, before the vmlinux's replaces it.
+  d->symsrc_name = kernel.long_name;
+  Map m;
+  m.start = start;
+  m.end = end;
+  m.pgoff = pgoff;
+  m.identity = identity;
+  m.dso = d;
+  if (m.end == 0) {
+    auto next = kernel_maps_.entries().upper_bound(start);
+    m.end = next == kernel_maps_.entries().end() ? ~uint64_t{0} : next->first;
+  }
+  kernel_maps_.insert(m);
+  return d;
 }
 
 void Machine::process_kernel_mmap(const MmapEvent& e) {

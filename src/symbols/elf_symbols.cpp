@@ -7,41 +7,13 @@
 #include <cstring>
 #include <vector>
 
+#include "elf_symbol_walk.h"
 #include "elf_symbols_impl.h"
 #include "readperf/symbols/demangle.h"
 
 namespace readperf {
 
 namespace {
-
-#ifndef STT_GNU_IFUNC
-#define STT_GNU_IFUNC 10
-#endif
-
-// symbol-elf.c elf_sym__is_function / elf_sym__is_object / elf_sym__is_label.
-bool is_function(const GElf_Sym& s) {
-  uint8_t t = GELF_ST_TYPE(s.st_info);
-  return (t == STT_FUNC || t == STT_GNU_IFUNC) && s.st_name != 0 && s.st_shndx != SHN_UNDEF;
-}
-
-bool is_object(const GElf_Sym& s) {
-  return GELF_ST_TYPE(s.st_info) == STT_OBJECT && s.st_name != 0 && s.st_shndx != SHN_UNDEF;
-}
-
-bool is_label(const GElf_Sym& s) {
-  uint8_t vis = GELF_ST_VISIBILITY(s.st_other);
-  return GELF_ST_TYPE(s.st_info) == STT_NOTYPE && s.st_name != 0 && s.st_shndx != SHN_UNDEF &&
-         s.st_shndx != SHN_ABS && vis != STV_HIDDEN && vis != STV_INTERNAL;
-}
-
-// The string at `off` of a string table's data, or null when out of bounds.
-const char* string_at(const Elf_Data* strs, size_t off) {
-  if (!strs || !strs->d_buf || off >= strs->d_size) return nullptr;
-  const char* s = static_cast<const char*>(strs->d_buf) + off;
-  // A table must end with a NUL; refuse a name that runs off its end.
-  if (!std::memchr(s, '\0', strs->d_size - off)) return nullptr;
-  return s;
-}
 
 std::vector<GElf_Phdr> load_segments(Elf* elf) {
   std::vector<GElf_Phdr> out;
@@ -95,77 +67,27 @@ void ElfSymbolLoader::add(uint64_t start, uint64_t size, uint8_t bind, uint8_t t
 }
 
 Result<size_t> ElfSymbolLoader::load_pass(const ElfFile& from, bool dynsym) {
-  GElf_Shdr shdr;
-  Elf_Scn* sec = dynsym ? from.dynsym(&shdr) : from.symtab(&shdr);
-  Elf* elf = from.elf();
-  const char* what = dynsym ? ".dynsym" : ".symtab";
-  Elf_Data* data = elf_getdata(sec, nullptr);
-  Elf_Scn* strsec = elf_getscn(elf, shdr.sh_link);
-  Elf_Data* strs = strsec ? elf_getdata(strsec, nullptr) : nullptr;
-  if (!data || !strs || shdr.sh_entsize == 0) {
-    return make_error(fmt::format("{}: unreadable {}", from.path(), what));
-  }
-  uint16_t machine = from.ehdr().e_machine;
-  size_t nr_syms = shdr.sh_size / shdr.sh_entsize;
   size_t nr = 0;
-  for (size_t idx = 0; idx < nr_syms; ++idx) {
-    GElf_Sym sym;
-    if (gelf_getsym(data, static_cast<int>(idx), &sym) == nullptr) break;
-    bool label = is_label(sym);
-    if (!label && !is_function(sym) && !is_object(sym)) continue;
-    const char* name = string_at(strs, sym.st_name);
-    if (!name) continue;
-    // ARM "mapping symbols" ($a, $d, $t, $x) mark code and data runs, not functions.
-    if ((machine == EM_ARM || machine == EM_AARCH64) && name[0] == '$' && name[1] &&
-        std::strchr("adtx", name[1]) && (name[2] == '\0' || name[2] == '.')) {
-      continue;
-    }
-    if (sym.st_shndx == SHN_ABS) continue;
-    Elf_Scn* ssec = elf_getscn(elf, sym.st_shndx);
-    if (!ssec) {
-      return make_error(fmt::format("{}: {} symbol {} names section {}, which does not exist",
-                                    from.path(), what, name, sym.st_shndx));
-    }
-    GElf_Shdr sh;
-    gelf_getshdr(ssec, &sh);
-    // Sections that are not loaded (.gnu.warning.*) hold no code.
-    if (!(sh.sh_flags & SHF_ALLOC)) continue;
-    const ElfFile* sec_owner = &from;
-    // A debug file's NOBITS sections have no meaningful sh_offset: take the header of the
-    // same section in the binary that ran.
-    if (sh.sh_type == SHT_NOBITS) {
-      Elf_Scn* rsec = elf_getscn(runtime_.elf(), sym.st_shndx);
-      if (!rsec) {
-        return make_error(fmt::format("{}: section {} of {} missing from {}", from.path(),
-                                      sym.st_shndx, name, runtime_.path()));
-      }
-      gelf_getshdr(rsec, &sh);
-      sec_owner = &runtime_;
-    }
-    if (label) {
-      // Labels count only in text and data sections (elf_sec__filter).
-      const char* secname = sec_owner->section_name(sh);
-      if (!std::strstr(secname, "text") && !std::strstr(secname, "data")) continue;
-    }
-    // Thumb functions have bit 0 set as a flag.
-    if (machine == EM_ARM && GELF_ST_TYPE(sym.st_info) == STT_FUNC && (sym.st_value & 1)) {
-      --sym.st_value;
-    }
-    // User-space symbols always move from link-time addresses to file offsets (symsrc__init
-    // sets adjust_symbols for every user DSO): through the segment holding them, else
-    // through their section.
-    uint64_t v = sym.st_value;
-    auto seg = std::find_if(segments_.begin(), segments_.end(), [v](const GElf_Phdr& ph) {
-      return v >= ph.p_vaddr && v < ph.p_vaddr + std::max(ph.p_memsz, ph.p_filesz);
-    });
-    if (seg != segments_.end()) {
-      v -= seg->p_vaddr - seg->p_offset;
-    } else {
-      v -= sh.sh_addr - sh.sh_offset;
-    }
-    add(v, sym.st_size, GELF_ST_BIND(sym.st_info), GELF_ST_TYPE(sym.st_info), name);
-    ++nr;
-  }
+  RETURN_IF_ERROR(
+      elf_walk::for_each_kept_symbol(from, runtime_, dynsym, [&](elf_walk::KeptSymbol& k) {
+        const GElf_Sym& sym = k.sym;
+        const GElf_Shdr& sh = k.shdr;
+        const char* name = k.name;
+        // User-space symbols always move from link-time addresses to file offsets (symsrc__init
+        // sets adjust_symbols for every user DSO): through the segment holding them, else
+        // through their section.
+        uint64_t v = sym.st_value;
+        auto seg = std::find_if(segments_.begin(), segments_.end(), [v](const GElf_Phdr& ph) {
+          return v >= ph.p_vaddr && v < ph.p_vaddr + std::max(ph.p_memsz, ph.p_filesz);
+        });
+        if (seg != segments_.end()) {
+          v -= seg->p_vaddr - seg->p_offset;
+        } else {
+          v -= sh.sh_addr - sh.sh_offset;
+        }
+        add(v, sym.st_size, GELF_ST_BIND(sym.st_info), GELF_ST_TYPE(sym.st_info), name);
+        ++nr;
+      }));
   if (nr > 0) {
     // "For misannotated, zeroed, ASM function sizes."
     builder_.fixup_end(false);
@@ -226,7 +148,7 @@ void ElfSymbolLoader::synthesize_plt() {
     }
     GElf_Sym sym{};
     gelf_getsym(syms, static_cast<int>(GELF_R_SYM(info)), &sym);
-    const char* s = string_at(strs, sym.st_name);
+    const char* s = elf_walk::string_at(strs, sym.st_name);
     name.clear();
     std::optional<std::string> d;
     if (s && options_.demangle) d = demangle_symbol(s, options_.demangle_params);

@@ -16,7 +16,9 @@
 #include <mutex>
 #include <span>
 
+#include "readperf/symbols/dso_loader.h"
 #include "readperf/symbols/symbol_files.h"
+#include "readperf/symbols/vmlinux.h"
 
 namespace readperf {
 
@@ -371,7 +373,35 @@ KernelSymbols load_kernel_symbols(const BuildId& build_id, const std::optional<R
     if (auto k = try_load(cfg.kallsyms)) return std::move(*k);
     return none();
   }
-  attempts.push_back("vmlinux: not supported, kallsyms only");
+  auto try_vmlinux = [&](const std::string& name) -> std::optional<KernelSymbols> {
+    Result<KernelSymbols> k = load_vmlinux(name, build_id, ref, cfg);
+    if (!k) {
+      attempts.push_back(fmt::format("vmlinux {}: {}", name, k.error().what()));
+      return std::nullopt;
+    }
+    attempts.push_back(fmt::format("vmlinux {}: used", name));
+    k->attempts = attempts;
+    return std::move(*k);
+  };
+  if (!cfg.ignore_vmlinux && !cfg.vmlinux.empty()) {
+    if (auto k = try_vmlinux(cfg.vmlinux)) return std::move(*k);
+    return none();
+  }
+  // "Before checking on common vmlinux locations, check if it's stored as standard build id
+  // binary (not kallsyms) under .debug cache."
+  if (!build_id.empty()) {
+    for (const std::string& root : cfg.build_id_roots()) {
+      std::string path = build_id_cache_path(root, build_id, "elf");
+      if (!path.empty() && is_symbol_file(path)) {
+        if (auto k = try_vmlinux(path)) return std::move(*k);
+      }
+    }
+  }
+  if (!cfg.ignore_vmlinux) {
+    for (const std::string& name : vmlinux_search_path(cfg)) {
+      if (auto k = try_vmlinux(name)) return std::move(*k);
+    }
+  }
   // "do not try local files if a symfs was given"
   if (!cfg.symfs.empty()) {
     attempts.push_back("kallsyms: not looked for with a symfs");

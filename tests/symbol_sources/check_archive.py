@@ -98,10 +98,12 @@ def main():
                 b"not found: /tmp/gold/spin (build-id 30f110c4ba7a42424ce5a830f159053c61f21cf7, "
                 b"279 samples), [kernel.kallsyms] (build-id "
                 b"4a5a9b0affb66c437abcd455d2738af879985fa9, 1 sample)\n")
+        # An empty kallsyms: one that cannot be read is refused, as by perf ("Invalid file").
+        no_kallsyms = os.path.join(work, "empty-kallsyms")
+        open(no_kallsyms, "w").close()
         for cmd in (["script"], ["report", "--stdio"], ["export", "--format", "collapsed"]):
             # An empty --symfs too: the recording's own path (/tmp/gold/spin) may exist here.
-            nowhere = ["--buildid-dir", empty] + cmd + ["--symfs", empty,
-                                                        "--kallsyms", os.path.join(empty, "none")]
+            nowhere = ["--buildid-dir", empty] + cmd + ["--symfs", empty, "--kallsyms", no_kallsyms]
             _, _, err = common.run(readperf, case_dir, nowhere)
             _, _, err2 = common.run(readperf, case_dir,
                                     ["--symbols", os.path.join(work, "spin-fp.tar.zst"),

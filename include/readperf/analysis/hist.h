@@ -55,6 +55,9 @@ struct HistConfig {
   // Under verbose, the letter of where a DSO's symbols came from, which the symbol columns
   // show before the level (sort.c _hist_entry__sym_snprintf()).
   std::function<char(const Dso*)> symtab_origin;
+  // ... and the address printed there: map__unmap_ip() of it for a kernel DSO whose symbols
+  // were adjusted (a vmlinux's maps), the address itself otherwise (unset: always).
+  std::function<uint64_t(const Dso*, uint64_t)> verbose_rip;
   bool show_nr_samples = false;
   // symbol_conf.group_sort_idx (--group-sort-idx N): a group's entries ordered by its Nth
   // event first (ui/hist.c __hpp__group_sort_idx()); 0: by the leader.

@@ -91,7 +91,7 @@ struct Frame {
   // (symbol_conf.show_kernel_path, --show-kernel-path) its long name where it has one.
   std::string_view dso_name() const;
   std::string_view dso_name(bool long_names) const {
-    if (long_names && map && dso && !dso->long_name.empty()) return dso->long_name;
+    if (long_names && map && dso && !dso->perf_long_name().empty()) return dso->perf_long_name();
     return dso_name();
   }
   // __symbol__fprintf_symname(): the symbol's name, "[unknown]" without one.
@@ -210,6 +210,9 @@ class Resolver {
   bool adjusts_symbols(const Dso* dso) const;
   // dso.c dso__symtab_origin(): the letter of where a DSO's symbols came from ('B' the
   // build-id cache, 'k' kallsyms, ...), '!' for none or a DSO not loaded.
+  // sort.c _sort__sym_snprintf() under verbose: for the kernel's Dso when its symbols were
+  // adjusted (read from a vmlinux), map__unmap_ip() of a map-relative address; else `ip`.
+  uint64_t kernel_unmap_ip(const Dso* dso, uint64_t ip) const;
   char symtab_origin(const Dso* dso) const;
 
   // thread.c thread__memcpy(): up to `len` bytes of the code at `ip` in `t`'s maps, read from
@@ -275,6 +278,7 @@ class Resolver {
     const SymbolTable* module = nullptr;  // kernel modules: their table in the kernel's
     bool kernel = false;                  // the kernel itself (vmlinux)
     bool own = false;                     // a KSYMBOL dso: one symbol over its map
+    const SymbolTable* section = nullptr;  // a vmlinux section's map (KernelSectionMap)
   };
   const DsoEntry& entry_for(const Map& map);
   // machine.c machine__addr_cpumode(): the cpumode the address's side of the kernel boundary
@@ -338,6 +342,8 @@ class Resolver {
   // KSYMBOL (BPF) dsos get one symbol named after them, at map-relative 0, as
   // machine.c machine__process_ksymbol_register() inserts.
   std::unordered_map<const Dso*, Symbol> own_symbols_;
+  // The Dsos of a vmlinux's section maps, with their symbols (in the SymbolCache's kernel).
+  std::unordered_map<const Dso*, const KernelSectionMap*> section_symbols_;
   UnwindCfiCache cfi_;
   InlineFrames inlines_;
   std::vector<uint64_t> unwound_;

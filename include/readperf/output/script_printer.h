@@ -73,6 +73,13 @@ struct ScriptConfig {
   bool show_on_off_events = false;
   // --show-kernel-path: DSOs by their long names (map__fprintf_dsoname).
   bool show_kernel_path = false;
+  // --graph-function SYMBOL,...: samples shown from a call into one of them to its return
+  // (builtin-script.c show_event()), which only samples decoded from an instruction trace
+  // carry; on the others nothing is shown.
+  std::string graph_function;
+  // symbol_conf.pad_output_len_dso (--call-trace: 50): DSO names cut to one less and padded
+  // to this width (map.c map__fprintf_dsoname()).
+  uint32_t pad_dso = 0;
   // --header / --header-only / -I: perf_session__fprintf_info() before the samples (or
   // alone); -I also prints the full feature info of a pipe's HEADER_FEATURE records.
   bool header = false;

@@ -28,6 +28,14 @@ struct Dso {
   // seen in a kernel MMAP is created under its "[name]" (machine.c
   // machine__findnew_module_dso); one the build-id table named first keeps its path.
   bool named_short = false;
+  // perf's dso->long_name where loading the symbols renamed it (symbol.c dso__load_vmlinux():
+  // the vmlinux's name; for the maps of its other sections, the kernel's name): what
+  // `report -v` and `script --show-kernel-path` print. Empty: long_name.
+  std::string symsrc_name;
+  // perf's dso->long_name.
+  const std::string& perf_long_name() const {
+    return symsrc_name.empty() ? long_name : symsrc_name;
+  }
   std::vector<uint8_t> build_id;  // empty when unknown
   // "[vdso]" created for a map, not by the build-id table: perf's is a copy of its own vdso
   // (vdso.c machine__findnew_vdso(), get_file()), read when no build-id names another.

@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -74,6 +75,15 @@ class Machine {
   // map.c map__fixup_start/end after the kernel's symbols are loaded: the kernel map then
   // spans its first symbol's start to its last symbol's end.
   void fixup_kernel_map(uint64_t start, uint64_t end);
+  // symbol-elf.c dso__process_kernel_symbol() reading a vmlinux: the kernel map becomes its
+  // .text section, [start, end) at file offset `pgoff` (map__map_ip(), no longer identity).
+  void remap_kernel_text(uint64_t start, uint64_t end, uint64_t pgoff);
+  // ... and another section holding symbols gets a kernel map of its own, [start, end) at
+  // `pgoff` (or identity), whose new Dso is named the kernel's short name + `section`
+  // ("[kernel.kallsyms].init.text"). An `end` of 0 reaches the next kernel map
+  // (maps__fixup_end()).
+  Dso* add_kernel_section_map(std::string_view section, uint64_t start, uint64_t end,
+                              uint64_t pgoff, bool identity);
   // The kernel MMAP's reference symbol: the name after "[kernel.kallsyms]" ("_text") and the
   // record's pgoff, its address at record time (machine.c map__set_kallsyms_ref_reloc_sym;
   // perf ignores a zero pgoff, written when kptr_restrict hid the address).
@@ -94,6 +104,8 @@ class Machine {
   void update_thread_pid(Thread& t, int32_t pid);
   void remove_thread(Thread* t);
   void process_kernel_mmap(const MmapEvent& e);
+  // The kernel map becomes `m` (its bounds or mapping changed), kept in address order.
+  void replace_kernel_map(const Map& m);
   Dso* vdso_dso();
 
   std::unordered_map<int32_t, Thread*> threads_;  // by tid

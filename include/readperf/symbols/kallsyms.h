@@ -37,8 +37,23 @@ struct RefRelocSym {
   uint64_t addr = 0;
 };
 
+// A map a vmlinux gives the kernel (symbol-elf.c dso__process_kernel_symbol()): its .text
+// replaces the kernel map's bounds, each other section holding symbols gets a map of its own,
+// named "[kernel.kallsyms]" + the section's name. At recorded addresses (relocated); symbols
+// are looked up at map__map_ip() (ip - start + pgoff), or at the address itself for an
+// identity map.
+struct KernelSectionMap {
+  std::string name;  // ".text", ".init.text", ...
+  uint64_t start = 0;
+  uint64_t end = 0;  // 0: up to the next kernel map (maps__fixup_end())
+  uint64_t pgoff = 0;
+  bool identity = false;
+  SymbolTable symbols;  // empty for .text: its symbols are KernelSymbols::kernel
+};
+
 struct KernelSymbols {
-  // Kernel text and data, at recorded addresses (the relocation delta applied).
+  // Kernel text and data: from kallsyms at recorded addresses (the relocation delta applied);
+  // from a vmlinux at the file offsets of its .text map (see text_map).
   SymbolTable kernel;
   // Module symbols by the module's short name ("[ext4]"), at the absolute addresses of the
   // kallsyms file (perf makes them relative to the module's map; symoff is the same).
@@ -47,6 +62,17 @@ struct KernelSymbols {
   BuildId build_id;                   // the recorded kernel's, when the recording names it
   std::string path;                   // the kallsyms file read; empty when none was found
   std::vector<std::string> attempts;  // what was looked at, for --verbose
+  // Read from a vmlinux (symbol.c dso__load_vmlinux()): `path` is its name as perf keeps it
+  // (the kernel Dso's long name, which --show-kernel-path prints and addr2line reads), `file`
+  // the file opened (under --symfs), `reloc` what the recording's reference symbol moved it by.
+  // `text_map` is the kernel map once the first .text symbol was read (its start, end and
+  // file offset), `sections` the maps of the other sections, in the order perf made them.
+  bool from_vmlinux = false;
+  bool adjust_symbols = false;  // dso->adjust_symbols: symbols at file offsets
+  std::string file;
+  uint64_t reloc = 0;
+  std::optional<KernelSectionMap> text_map;
+  std::vector<KernelSectionMap> sections;
 
   bool found() const { return !path.empty(); }
   const Symbol* find(uint64_t ip) const { return kernel.find(ip); }
@@ -61,9 +87,12 @@ struct KernelSymbols {
 Result<KernelSymbols> parse_kallsyms(std::string_view text, const std::optional<RefRelocSym>& ref);
 Result<KernelSymbols> load_kallsyms(const std::string& path, const std::optional<RefRelocSym>& ref);
 
-// symbol.c dso__load_kernel_sym() without vmlinux: --kallsyms if given; nothing more with a
-// symfs; else /proc/kallsyms when the kernel has no build-id or it is the running kernel's,
-// else DIR/[kernel.kallsyms]/<build-id>/kallsyms (or the old-style DIR/[kernel.kallsyms]/<id>).
+// symbol.c dso__load_kernel_sym(): --kallsyms if given, else -k/--vmlinux if given (each alone,
+// without falling back); else a vmlinux: the build-id cache's (DIR/.build-id/xx/rest/elf), then
+// perf's vmlinux path (vmlinux.h vmlinux_search_path(), unless ignore_vmlinux); nothing more
+// with a symfs; else /proc/kallsyms when the kernel has no build-id or it is the running
+// kernel's, else DIR/[kernel.kallsyms]/<build-id>/kallsyms (or the old-style
+// DIR/[kernel.kallsyms]/<id>).
 KernelSymbols load_kernel_symbols(const BuildId& build_id, const std::optional<RefRelocSym>& ref,
                                   const SymbolConfig& config);
 

@@ -26,6 +26,11 @@ struct SymbolConfig {
   std::string running_vdso;
   // A kallsyms file to use for the kernel, and only it (--kallsyms).
   std::string kallsyms;
+  // A vmlinux to use for the kernel, and only it (-k/--vmlinux; --kallsyms wins over it).
+  std::string vmlinux;
+  // --ignore-vmlinux: neither -k's vmlinux nor one on perf's vmlinux path is read (the
+  // build-id cache's still is, as in perf).
+  bool ignore_vmlinux = false;
   // C++ names demangled as perf does by default (symbol_conf.demangle).
   bool demangle = true;
   // ... with parameters, as perf 6.4 and later do (demangle_symbol()): set for recordings
