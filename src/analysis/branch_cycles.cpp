@@ -34,6 +34,9 @@ void BranchCycles::account(const Frame& from, const Frame* start, unsigned cycle
   // __symbol__account_cycles(): one basic block per final jump; of overlapping ones the
   // longest is kept (a shorter one seen before is thrown away).
   CycleHist& ch = sc.by_offset[addr - sym->start];
+  // "We separately always account the full cycles."
+  ++ch.num_aggr;
+  ch.cycles_aggr += cycles;
   if (!have_start && ch.have_start) return;
   if (ch.num) {
     if (have_start && (!ch.have_start || ch.start > block_start)) {
@@ -109,6 +112,22 @@ void BranchCycles::compute(Resolver& resolver) {
     }
     sc.text = fmt::format("{:<5.2f} [{:5.1f}%]", ipc, coverage);
   }
+}
+
+std::vector<BranchCycles::Block> BranchCycles::blocks(const Symbol* sym) const {
+  std::vector<Block> out;
+  auto it = symbols_.find(sym);
+  if (it == symbols_.end()) return out;
+  for (const auto& [off, ch] : it->second.by_offset) {
+    if (ch.num_aggr) out.push_back({ch.start, off, ch.cycles_aggr, ch.num_aggr});
+  }
+  std::sort(out.begin(), out.end(), [](const Block& a, const Block& b) { return a.end < b.end; });
+  return out;
+}
+
+const Map* BranchCycles::map_of(const Symbol* sym) const {
+  auto it = symbols_.find(sym);
+  return it == symbols_.end() ? nullptr : it->second.map;
 }
 
 std::string_view BranchCycles::ipc_text(const Symbol* sym) const {

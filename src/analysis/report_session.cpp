@@ -75,7 +75,8 @@ class ReportSink : public EventSink {
         builder_(state_->machine, pd.order()) {
     builder_.begin(pd.features());
     // builtin-report.c: report.symbol_ipc, set where ipc_lbr joins the sort order.
-    if (setup.hist.branch_mode && setup.hist.sort.has(SortKey::kIpcLbr)) {
+    // ... and total_cycles_mode: both have hist__account_cycles() called.
+    if (setup.hist.branch_mode && (setup.hist.sort.has(SortKey::kIpcLbr) || setup.total_cycles)) {
       data_.branch_cycles = std::make_unique<BranchCycles>();
     }
     resolver_.set_dwarf_unwind(unwinds_user_stacks(pd.features().arch),
@@ -108,11 +109,19 @@ class ReportSink : public EventSink {
       data_.hists[g.leader]->link_group(std::move(members));
       data_.hists[g.leader]->finish();
     }
-    if (data_.branch_cycles) {
+    if (data_.branch_cycles && setup_.hist.sort.has(SortKey::kIpcLbr)) {
       // builtin-report.c hists__resort_cb(): the symbols' annotation, once the samples are in.
       data_.branch_cycles->compute(resolver_);
       for (auto& h : data_.hists) {
         if (h) h->set_branch_cycles(data_.branch_cycles.get());
+      }
+    }
+    if (setup_.total_cycles && data_.branch_cycles) {
+      Hists none(setup_.hist);
+      none.finish();
+      for (const auto& h : data_.hists) {
+        data_.block_reports.push_back(
+            make_block_report(h ? *h : none, *data_.branch_cycles, total_cycles_, resolver_));
       }
     }
     data_.owner = state_;
@@ -385,7 +394,7 @@ class ReportSink : public EventSink {
     hs.cpumode = static_cast<uint8_t>(s.cpumode());
     set_sample_keys(hs, s, *t);
     HistFrame self = hist_frame(rs.self, false);
-    hs.filtered = filter_bits(*t, self, rs.self.map != nullptr);
+    hs.filtered = filter_bits(*t, self, rs.self.map != nullptr, hs.cpumode);
     if (by_parent_) hs.parent = chain_parent(rs);
     if (setup_.exclude_other && !hs.parent) hs.filtered |= kHistFilterParent;
     // machine.c sample__resolve_bstack(): each end looked up once.
@@ -403,9 +412,11 @@ class ReportSink : public EventSink {
     if (data_.branch_cycles && nr && BranchFlags(s.branch_stack.entry(0).flags).cycles()) {
       const Frame* prev = nullptr;
       for (size_t i = nr; i-- > 0;) {
+        const unsigned cycles = BranchFlags(s.branch_stack.entry(i).flags).cycles();
         data_.branch_cycles->account(branch_ends_[i].from, nonany_branch_mode_ ? nullptr : prev,
-                                     BranchFlags(s.branch_stack.entry(i).flags).cycles());
+                                     cycles);
         prev = &branch_ends_[i].to;
+        total_cycles_ += cycles;
       }
     }
     for (size_t i = 0; i < nr; ++i) {
@@ -528,8 +539,8 @@ class ReportSink : public EventSink {
     hs.self = hist_frame(rs.self, false);
     hs.period = period;
     hs.trace = trace;
-    hs.filtered = filter_bits(*t, hs.self, rs.self.map != nullptr);
     hs.cpumode = static_cast<uint8_t>(s.cpumode());
+    hs.filtered = filter_bits(*t, hs.self, rs.self.map != nullptr, hs.cpumode);
     hs.cpu = s.cpu;
     hs.socket = socket_of(s.cpu);
     // hist.c hist_time().
@@ -712,11 +723,11 @@ class ReportSink : public EventSink {
     if (with_srcfile_) resolved_key_.push_back(reinterpret_cast<uintptr_t>(f.srcfile.data()));
   }
 
-  uint8_t filter_bits(const Thread& t, const HistFrame& f, bool has_map) const {
+  uint8_t filter_bits(const Thread& t, const HistFrame& f, bool has_map, uint8_t cpumode) const {
     // event.c machine__resolve() and thread.h thread__is_filtered().
     const SampleSelection& sel = setup_.selection;
     return sel.thread_bits(t) | sel.dso_bits(has_map, f.chain.dso) |
-           sel.symbol_bits(has_map, f.chain.sym, f.chain.ip);
+           sel.symbol_bits(has_map, f.chain.sym, f.chain.ip) | SampleSelection::guest_bits(cpumode);
   }
 
   PerfData& pd_;
@@ -734,6 +745,7 @@ class ReportSink : public EventSink {
     }
     return with && without;
   }();
+  uint64_t total_cycles_ = 0;  // report.total_cycles: every accounted branch's cycles
   std::vector<HistFrame> cursor_frames_;
   bool cursor_set_ = false;
   const bool with_trace_ = setup_.hist.sort.has(SortKey::kTrace);

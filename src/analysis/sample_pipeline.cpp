@@ -63,6 +63,11 @@ void SamplePipeline::process_sample(const Sample& s, const Evsel& evsel, uint64_
       return;
     }
   }
+  // A guest's sample is filtered wherever it is resolved (SampleSelection::guest_bits()).
+  if (SampleSelection::guest_bits(static_cast<uint8_t>(s.cpumode()))) {
+    ++dropped_;
+    return;
+  }
   bool by_address = sel.selects_dsos() || sel.selects_symbols();
   if (config_.resolution == StreamResolution::kThread && !by_address) {
     thread_only_.thread = machine_.findnew_thread(s.pid, s.tid);

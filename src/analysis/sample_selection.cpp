@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "readperf/analysis/resolver.h"
+#include "readperf/format/perf_abi.h"
 #include "readperf/session/thread.h"
 
 namespace readperf {
@@ -81,9 +82,13 @@ uint8_t SampleSelection::symbol_bits(bool has_map, const Symbol* sym, uint64_t i
   return kHistFilterSymbol;
 }
 
+uint8_t SampleSelection::guest_bits(uint8_t cpumode) {
+  return cpumode == kMiscGuestKernel || cpumode == kMiscGuestUser ? kHistFilterGuest : 0;
+}
+
 uint8_t SampleSelection::frame_bits(const Frame& self) const {
   return dso_bits(self.map != nullptr, self.dso) |
-         symbol_bits(self.map != nullptr, self.sym, self.ip);
+         symbol_bits(self.map != nullptr, self.sym, self.ip) | guest_bits(self.cpumode);
 }
 
 }  // namespace readperf

@@ -264,6 +264,7 @@ int run(int argc, char** argv) {
   std::string itrace;
   readperf::cli::add_itrace_option(*rep, itrace);
   rep->add_flag("--no-itrace")->description("do not decode the instruction trace");
+  rep->add_flag("--total-cycles", report.total_cycles, "Sort all blocks by 'Sampled Cycles%'");
   rep->add_option("--symfs", report.symfs, "look for files relative to this directory");
   rep->add_flag("--no-pager", no_pager, "do not send the output through $PAGER on a terminal");
 

@@ -45,6 +45,7 @@ struct ReportOptions {
   std::string cpu_list;                      // -C/--cpu
   int max_stack = 127;                       // --max-stack (PERF_MAX_STACK_DEPTH)
   ItraceOptions itrace;                      // --itrace / --no-itrace
+  bool total_cycles = false;                 // --total-cycles
   std::string ignore_callees;                // --ignore-callees REGEX
   int socket_filter = -1;                    // --socket-filter
   std::optional<std::string> parent;         // -p/--parent REGEX

@@ -306,6 +306,10 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   // event is a tracepoint; a pipe has no events yet at this point), a '+' order appended to
   // it.
   std::string sort_order = opts.sort;
+  // cmd_report(): --total-cycles stays only in branch mode, where the sort order becomes the
+  // default one (the block view has its own order).
+  const bool total_cycles = opts.total_cycles && branch_mode;
+  if (total_cycles) sort_order.clear();
   if (opts.branch_history && sort_order.empty()) sort_order = "srcline,symbol,dso";
   bool all_tracepoints = !is_pipe && !pd.events().empty();
   for (size_t i = 0; all_tracepoints && i < pd.events().size(); ++i) {
@@ -544,6 +548,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   std::optional<ReadValues> thread_values;
   if (opts.show_threads) setup.tap = &thread_values.emplace(pd.order());
   setup.disable_order = opts.disable_order;
+  setup.total_cycles = total_cycles;
   Result<ReportData> data = run_report_session(pd, setup);
   if (!data) return perf_refused(data.error().message());
   if (opts.verbose > 0 && data->resolver) print_symbol_sources(*data->resolver, stderr);
@@ -586,6 +591,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
     if (!g.forced) desc += " }";
     leader.event_name = std::move(desc);
   }
+  if (total_cycles) po.block_reports = &data->block_reports;
   print_report(sections, data->total_lost_samples, po, out);
   // perf's closing block (builtin-report.c:578, "#\n# (%s)\n#\n") without its tip line: that line
   // is a random pick from perf's tips.txt, which no reader of the output relies on, and every

@@ -145,6 +145,18 @@ CLI::App* add_script_command(CLI::App& app, ScriptOptions& o) {
   s->add_option("--graph-function", o.config.graph_function,
                 "Only print symbols and callees with --call-trace/--call-ret-trace")
       ->option_text("symbol[,symbol...]");
+  // builtin-script.c: guest machines (perf kvm recordings); any of them sets perf_guest.
+  s->add_option("--guestmount", o.guestmount,
+                "guest mount directory under which every guest os instance has a subdir")
+      ->option_text("directory");
+  s->add_option("--guestvmlinux", o.guestvmlinux, "file saving guest os vmlinux")
+      ->option_text("file");
+  s->add_option("--guestkallsyms", o.guestkallsyms, "file saving guest os /proc/kallsyms")
+      ->option_text("file");
+  s->add_option("--guestmodules", o.guestmodules, "file saving guest os /proc/modules")
+      ->option_text("file");
+  s->add_flag("--guest-code", o.guest_code,
+              "Indicate that guest code can be found in hypervisor process");
   s->add_flag("-f,--force")->description("don't complain, do it");
   s->add_flag("-a,--all-cpus")->description("system-wide collection from all CPUs");
   return s;
@@ -221,6 +233,8 @@ int run_script(const ScriptOptions& o) {
   }
   if (!validate_kernel_files(o)) return 255;
   ScriptConfig cfg = o.config;
+  cfg.perf_guest = !o.guestmount.empty() || !o.guestvmlinux.empty() || !o.guestkallsyms.empty() ||
+                   !o.guestmodules.empty() || o.guest_code;
   cfg.fields = o.fields;
   cfg.hide_call_graph = o.hide_call_graph;
   cfg.comms = split_list(o.comms);

@@ -34,6 +34,9 @@ struct ScriptOptions {
   std::string insn_trace;  // --insn-trace[=raw]
   bool xed = false;        // --xed: the output through `xed -F insn: -A -64`
   bool no_itrace = false;  // --no-itrace
+  // Guest machines: --guestmount, --guestvmlinux, --guestkallsyms, --guestmodules, --guest-code.
+  std::string guestmount, guestvmlinux, guestkallsyms, guestmodules;
+  bool guest_code = false;
   bool nanosecs = false;
   bool no_demangle = false;
   unsigned max_stack = 127;

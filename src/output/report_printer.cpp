@@ -8,6 +8,7 @@
 #include "readperf/session/dso.h"
 #include "readperf/session/thread.h"
 #include "readperf/symbols/symbol_table.h"
+#include "report_block_view.h"
 #include "report_columns.h"
 #include "report_layout.h"
 
@@ -84,7 +85,7 @@ std::pair<uint64_t, char> convert_unit(uint64_t value) {
 }
 
 void print_section(const ReportSection& s, const ReportPrintOptions& opts,
-                   std::string_view& mispredict, OutBuffer& out) {
+                   std::string_view& mispredict, const BlockReport* blocks, OutBuffer& out) {
   const Hists& hists = *s.hists;
   const HistConfig& c = hists.config();
   // builtin-report.c hists__fprintf_nr_sample_events(), a group's counts its members' too;
@@ -122,6 +123,11 @@ void print_section(const ReportSection& s, const ReportPrintOptions& opts,
     out.print("\n#\n");
   }
 
+  if (blocks) {
+    // report__browse_block_hists() instead of hists__fprintf(), and no blank lines after.
+    print_block_table(*blocks, out);
+    return;
+  }
   if (c.hierarchy) {
     print_hierarchy(hists, opts, s.nr_members, out);
     out.write("\n\n");
@@ -158,9 +164,15 @@ void print_report(std::span<const ReportSection> sections, uint64_t total_lost_s
   // section for an event without samples.
   if (!options.quiet) out.print("#\n# Total Lost Samples: {}\n#\n", total_lost_samples);
   std::string_view mispredict = "N/A";  // sort.c hist_entry__mispredict_snprintf()'s static
+  size_t printed = 0;
   for (const ReportSection& s : sections) {
     if (!s.hists || (options.skip_empty && !s.hists->nr_samples())) continue;
-    print_section(s, options, mispredict, out);
+    const BlockReport* blocks = nullptr;
+    if (options.block_reports && printed < options.block_reports->size()) {
+      blocks = &(*options.block_reports)[printed];
+    }
+    ++printed;
+    print_section(s, options, mispredict, blocks, out);
   }
 }
 

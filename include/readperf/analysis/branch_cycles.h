@@ -39,11 +39,27 @@ class BranchCycles {
   // sort.c hist_entry__sym_ipc_snprintf()'s "%-5.2f [%5.1f%%]" for `sym`.
   std::string_view ipc_text(const Symbol* sym) const;
 
+  // A basic block of `sym` some branch ended (annotate.h struct cyc_hist): from `start` to
+  // the branch at `end` (offsets in the symbol), every branch's cycles summed in
+  // cycles_aggr, num_aggr of them; the longest block seen for that end gives `start`.
+  struct Block {
+    uint64_t start = 0;
+    uint64_t end = 0;
+    uint64_t cycles_aggr = 0;
+    uint64_t num_aggr = 0;
+  };
+  // The blocks of `sym`, by their end (block-info.c block_info__process_sym()'s walk).
+  std::vector<Block> blocks(const Symbol* sym) const;
+  // A map `sym` was met through, for its source lines; null if it was never accounted.
+  const Map* map_of(const Symbol* sym) const;
+
  private:
   // annotate.h struct cyc_hist, the fields the IPC needs.
   struct CycleHist {
     uint64_t start = 0;
     uint64_t cycles = 0;
+    uint64_t cycles_aggr = 0;  // every branch ending here, whatever its block
+    uint64_t num_aggr = 0;
     uint32_t num = 0;
     uint16_t reset = 0;
     bool have_start = false;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "readperf/analysis/block_report.h"
 #include "readperf/analysis/branch_cycles.h"
 #include "readperf/analysis/evswitch.h"
 #include "readperf/analysis/hist.h"
@@ -67,6 +68,8 @@ struct ReportSetup {
   EvSwitch* evswitch = nullptr;
   // --disable-order: the records in file order (report.tool.ordered_events off).
   bool disable_order = false;
+  // --total-cycles in branch mode: each event's block report (ReportData::block_reports).
+  bool total_cycles = false;
   // symbol_conf.event_group (report's --group, on by default): a group's members are shown
   // as columns of its leader's entries.
   bool event_group = true;
@@ -103,8 +106,11 @@ struct ReportData {
   // Branch mode: the types of the branches added (builtin-report.c
   // hist_iter__branch_callback(), every event's), for the statistics after the report.
   BranchTypeStat branch_types;
-  // Branch mode with the IPC column (ipc_lbr): the branches' cycles by symbol.
+  // Branch mode with the IPC column (ipc_lbr) or --total-cycles: the branches' cycles by
+  // symbol.
   std::unique_ptr<BranchCycles> branch_cycles;
+  // --total-cycles: by event index (every event's, as block_info__create_report() makes them).
+  std::vector<BlockReport> block_reports;
   // Every group the recording has (also under --no-group: perf's "of events" counts its
   // members); under event_group the leaders' hists are linked to their members'.
   std::vector<EventGroup> groups;

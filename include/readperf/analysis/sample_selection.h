@@ -32,6 +32,10 @@ struct Symbol;
 inline constexpr uint8_t kHistFilterDso = 1 << 1;
 inline constexpr uint8_t kHistFilterThread = 1 << 2;
 inline constexpr uint8_t kHistFilterSymbol = 1 << 4;
+// HIST_FILTER__GUEST: a sample of a guest (a perf kvm recording's guest kernel or user
+// cpumode), which perf resolves only in guest machines (perf_guest, script's guest options);
+// readperf has none, so it leaves them out as perf does without those options.
+inline constexpr uint8_t kHistFilterGuest = 1 << 5;
 
 struct SampleSelectionOptions {
   std::string_view time;      // --time; empty: none
@@ -65,7 +69,9 @@ class SampleSelection {
   // kHistFilterSymbol when --symbols leave the sample out: not its symbol's name, nor (with
   // a map) an address entry equal to `ip` (or within --addr-range of it).
   uint8_t symbol_bits(bool has_map, const Symbol* sym, uint64_t ip) const;
-  // dso_bits() | symbol_bits() of a resolved sample's own frame.
+  // kHistFilterGuest for a guest cpumode (event.c thread__find_map()).
+  static uint8_t guest_bits(uint8_t cpumode);
+  // dso_bits() | symbol_bits() | guest_bits() of a resolved sample's own frame.
   uint8_t frame_bits(const Frame& self) const;
   // All three for a resolved sample's own frame.
   uint8_t filter_bits(const Thread& t, const Frame& self) const {

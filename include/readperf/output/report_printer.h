@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "readperf/analysis/block_report.h"
 #include "readperf/analysis/hist.h"
 #include "readperf/output/out_buffer.h"
 
@@ -42,6 +43,10 @@ struct ReportPrintOptions {
   std::vector<int> column_widths;
   // symbol_conf.event_group: the group view's column widths (members side by side) apply.
   bool event_group = true;
+  // --total-cycles: the block reports, by event index, printed instead of the histograms. As
+  // evlist__tty_browse_hists() indexes them, the Nth section printed gets the Nth report
+  // (not its own event's when an earlier event has no section). Null: none.
+  const std::vector<BlockReport>* block_reports = nullptr;
 };
 
 struct ReportSection {

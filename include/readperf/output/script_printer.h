@@ -80,6 +80,10 @@ struct ScriptConfig {
   // symbol_conf.pad_output_len_dso (--call-trace: 50): DSO names cut to one less and padded
   // to this width (map.c map__fprintf_dsoname()).
   uint32_t pad_dso = 0;
+  // perf_guest: a guest option was given (--guestmount, --guestvmlinux, --guestkallsyms,
+  // --guestmodules, --guest-code), so perf resolves guest samples in guest machines. readperf
+  // has none: such samples are counted and not shown (as without the options), and said so.
+  bool perf_guest = false;
   // --header / --header-only / -I: perf_session__fprintf_info() before the samples (or
   // alone); -I also prints the full feature info of a pipe's HEADER_FEATURE records.
   bool header = false;
