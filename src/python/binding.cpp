@@ -170,7 +170,8 @@ std::unique_ptr<Recording> open_recording(const std::string& path,
                                           const std::optional<std::string>& symfs,
                                           const std::optional<std::string>& kallsyms, bool lines,
                                           bool srclines, uint32_t max_stack, bool model,
-                                          const py::dict& filters) {
+                                          const py::dict& filters,
+                                          const std::optional<std::string>& vmlinux) {
   auto rec = std::make_unique<Recording>();
   rec->path = path;
   ProfileReadConfig cfg;
@@ -178,6 +179,7 @@ std::unique_ptr<Recording> open_recording(const std::string& path,
   if (buildid_dir) cfg.symbols.buildid_dir = *buildid_dir;
   if (symfs) cfg.symbols.symfs = *symfs;
   if (kallsyms) cfg.symbols.kallsyms = *kallsyms;
+  if (vmlinux) cfg.symbols.vmlinux = *vmlinux;
   cfg.max_stack = max_stack;
   rec->symbols = cfg.symbols;
   rec->max_stack = max_stack;
@@ -390,7 +392,7 @@ PYBIND11_MODULE(_readperf, m) {
   m.def("open_recording", &open_recording, py::arg("path"), py::arg("buildid_dir") = py::none(),
         py::arg("symfs") = py::none(), py::arg("kallsyms") = py::none(), py::arg("lines") = false,
         py::arg("srclines") = false, py::arg("max_stack") = 127, py::arg("model") = true,
-        py::arg("filters") = py::dict());
+        py::arg("filters") = py::dict(), py::arg("vmlinux") = py::none());
   add_record_types(m);
   // Record type names (perf's, and ours for the types newer perf added) by number.
   py::dict record_types;

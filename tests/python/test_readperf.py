@@ -292,6 +292,26 @@ def test_report_other_sort_keys(sort):
     assert report_rows(open_case("dwarf-cxx"), sort, False) == want
 
 
+def test_kernel_symbols_from_a_vmlinux():
+    """vmlinux= is perf's -k: the kernel's symbols from that file alone (golden/vmlinux's
+    debug-package-style vmlinux of threads-dir's kernel, with a section of its own)."""
+    path = recording("threads-dir")
+
+    def kernel_rows(**kw):
+        costs = readperf.open(path, buildid_dir=BUILDID, **kw).function_costs()
+        return costs[costs.dso.str.startswith("[kernel.kallsyms]")]
+
+    vmlinux = os.path.join(GOLDEN, "vmlinux", "vmlinux")
+    rows = kernel_rows(vmlinux=vmlinux)
+    assert "clear_page_erms" in set(rows.symbol)
+    assert "[kernel.kallsyms].sched.text" in set(rows.dso)
+    # Another kernel's vmlinux is refused, and with it all kernel symbols.
+    other = kernel_rows(vmlinux=os.path.join(GOLDEN, "vmlinux", "vmlinux-other"))
+    assert "clear_page_erms" not in set(other.symbol)
+    # Without it, the build-id cache's kallsyms: no section maps.
+    assert "[kernel.kallsyms].sched.text" not in set(kernel_rows().dso)
+
+
 def test_report_columns_and_totals():
     rec = open_case("spin-fp")
     df = rec.report(children=True)

@@ -71,12 +71,13 @@ def _path(p):
 
 def open(path, buildid_dir=None, symfs=None, kallsyms=None, partial=False, lines=False,
          srclines=False, max_stack=127, time=None, cpu=None, comms=None, pids=None, tids=None,
-         dsos=None, symbols=None):  # pylint: disable=redefined-builtin
+         dsos=None, symbols=None, vmlinux=None):  # pylint: disable=redefined-builtin
     """Reads the recording at `path` (a perf.data file, a `perf record --threads` directory
     or a pipe-mode stream saved to a file) and resolves its samples.
 
     buildid_dir: the build-id cache (default $PERF_BUILDID_DIR or ~/.debug); symfs: a root
-    prepended to the binaries' paths; kallsyms: a kallsyms file for the kernel's symbols.
+    prepended to the binaries' paths; kallsyms: a kallsyms file for the kernel's symbols;
+    vmlinux: a vmlinux for them (perf's -k; kallsyms wins), else the one perf would find.
     lines: look up each frame's source file and line (DWARF); srclines: perf's srcline of each
     frame (slower: addr2line's answer). partial: return what was read before damage instead
     of raising ReadError.
@@ -90,7 +91,7 @@ def open(path, buildid_dir=None, symfs=None, kallsyms=None, partial=False, lines
     filters = _filters(time=time, cpu=cpu, comms=comms, pids=pids, tids=tids, dsos=dsos,
                        symbols=symbols)
     return _open(path, buildid_dir, symfs, kallsyms, partial, lines, srclines, max_stack, True,
-                 filters)
+                 filters, vmlinux)
 
 
 def _filters(**given):
@@ -111,20 +112,21 @@ def _filters(**given):
 
 
 def records(path, buildid_dir=None, symfs=None, kallsyms=None, partial=False, max_stack=127,
-            types=None, events=None, callchains=True):
+            types=None, events=None, callchains=True, vmlinux=None):
     """`open(path, ...).records(types, events, callchains)` without reading the profile model
     first (which open() does): the fastest way through a recording's records, for a script
     that replaces `perf script -s`. The arguments are open()'s and Recording.records()'."""
-    rec = _open(path, buildid_dir, symfs, kallsyms, partial, False, False, max_stack, False)
+    rec = _open(path, buildid_dir, symfs, kallsyms, partial, False, False, max_stack, False,
+                vmlinux=vmlinux)
     return rec.records(types=types, events=events, callchains=callchains)
 
 
 def _open(path, buildid_dir, symfs, kallsyms, partial, lines, srclines, max_stack, model,
-          filters=None):
+          filters=None, vmlinux=None):
     raw = _readperf.open_recording(_path(path), buildid_dir=_path(buildid_dir),
                                    symfs=_path(symfs), kallsyms=_path(kallsyms), lines=lines,
                                    srclines=srclines, max_stack=max_stack, model=model,
-                                   filters=filters or {})
+                                   filters=filters or {}, vmlinux=_path(vmlinux))
     if not raw.opened:
         err = raw.error
         raise ReadError(err["message"], _os.fspath(path), err["offset"], err["what"], None)

@@ -58,13 +58,14 @@ def open(path: _Path, buildid_dir: Optional[_Path] = ..., symfs: Optional[_Path]
          cpu: Optional[str] = ..., comms: Union[None, str, Sequence[str]] = ...,
          pids: Union[None, str, Sequence[int]] = ..., tids: Union[None, str, Sequence[int]] = ...,
          dsos: Union[None, str, Sequence[str]] = ...,
-         symbols: Union[None, str, Sequence[str]] = ...) -> Recording: ...
+         symbols: Union[None, str, Sequence[str]] = ...,
+         vmlinux: Optional[_Path] = ...) -> Recording: ...
 
 def records(path: _Path, buildid_dir: Optional[_Path] = ..., symfs: Optional[_Path] = ...,
             kallsyms: Optional[_Path] = ..., partial: bool = ..., max_stack: int = ...,
             types: Union[None, str, Sequence[str]] = ...,
             events: Union[None, str, Sequence[str]] = ...,
-            callchains: bool = ...) -> Iterator[Record]: ...
+            callchains: bool = ..., vmlinux: Optional[_Path] = ...) -> Iterator[Record]: ...
 
 class Recording:
     path: str
