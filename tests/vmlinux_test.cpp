@@ -11,6 +11,7 @@
 
 #include "readperf/symbols/build_id.h"
 #include "readperf/symbols/kallsyms.h"
+#include "readperf/symbols/kernel_module.h"
 #include "test_util.h"
 
 namespace readperf {
@@ -146,6 +147,44 @@ TEST(VmlinuxTest, SearchPathIsPerfs) {
   EXPECT_EQ(full[6], "/usr/lib/debug/boot/vmlinux-6.1.0-13-amd64.debug");
   cfg.symfs = "/sysroot";  // "only try kernel version if no symfs was given"
   EXPECT_EQ(vmlinux_search_path(cfg).size(), 2u);
+}
+
+// A module's .ko (golden/kmodule/root, fakemod.c built as perf finds a module under
+// /lib/modules): symbols at file offsets, .text's offset for the map, the cold function's
+// section a map of its own.
+TEST(KernelModuleTest, ReadsTheKoUnderTheSymfs) {
+  const std::string path = "/lib/modules/6.18.44-fc-v657/kernel/fake/fakemod.ko";
+  SymbolConfig cfg = no_local_kernel();
+  EXPECT_FALSE(load_kernel_module(path, BuildId(), cfg));  // not on this machine
+  cfg.symfs = std::string(READPERF_GOLDEN_DIR) + "/kmodule/root";
+  Result<ModuleSymbols> m = load_kernel_module(path, BuildId(), cfg);
+  ASSERT_TRUE(m) << m.error().message();
+  EXPECT_EQ(m->origin, 'K');
+  EXPECT_EQ(m->path, cfg.symfs + "/" + path);  // path__join3(): "root" "/" "/lib/..."
+  EXPECT_EQ(m->text_pgoff, 0x40u);             // .text's sh_offset
+  const Symbol* beta = m->symbols.find(m->text_pgoff + 0x40 + 3);
+  ASSERT_NE(beta, nullptr);
+  EXPECT_EQ(beta->name, "fm_beta");
+  ASSERT_EQ(m->sections.size(), 2u);  // .text.unlikely (fm_cold), .bss (the objects)
+  EXPECT_EQ(m->sections[0].start, 0u);
+  // Another build-id recorded: refused.
+  EXPECT_FALSE(load_kernel_module(path, BuildId::from_hex(kKernelId), cfg));
+}
+
+// maps__split_kallsyms() looks a module's map up at each run of its symbols in address order.
+TEST(KernelModuleTest, KallsymsNotesWhereEachModulesSymbolsStart) {
+  Result<KernelSymbols> k = parse_kallsyms(
+      "ffffffff81000000 T _text\n"
+      "ffffffff81000100 T kernel_fn\n"
+      "ffffffffc0001000 t a_one\t[mod_a]\n"
+      "ffffffffc0001040 t a_two\t[mod_a]\n"
+      "ffffffffc0002000 t b_one\t[mod_b]\n"
+      "ffffffffc0003000 t a_three\t[mod_a]\n",
+      RefRelocSym{"_text", 0xffffffff81000000});
+  ASSERT_TRUE(k) << k.error().message();
+  EXPECT_EQ(k->module_run_starts.at("[mod_a]"),
+            (std::vector<uint64_t>{0xffffffffc0001000, 0xffffffffc0003000}));
+  EXPECT_EQ(k->module_run_starts.at("[mod_b]"), (std::vector<uint64_t>{0xffffffffc0002000}));
 }
 
 }  // namespace

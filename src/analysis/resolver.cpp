@@ -4,6 +4,7 @@
 
 #include "readperf/analysis/missing_symbols.h"
 #include "readperf/format/perf_abi.h"
+#include "readperf/symbols/kernel_module.h"
 
 namespace readperf {
 
@@ -61,7 +62,8 @@ const KernelSymbols& Resolver::load_kernel() {
     // the vmlinux's (dso__load_vmlinux()).
     if (const auto& t = kernel_->text_map) machine_.remap_kernel_text(t->start, t->end, t->pgoff);
     for (const KernelSectionMap& s : kernel_->sections) {
-      Dso* d = machine_.add_kernel_section_map(s.name, s.start, s.end, s.pgoff, s.identity);
+      Dso* d = machine_.add_kernel_section_map(*machine_.vmlinux_map()->dso, s.name, s.start, s.end,
+                                               s.pgoff, s.identity);
       if (d) section_symbols_[d] = &s;
     }
     if (const Map* vm = machine_.vmlinux_map(); vm && vm->dso) {
@@ -69,6 +71,39 @@ const KernelSymbols& Resolver::load_kernel() {
     }
     return *kernel_;
   }
+  // maps__split_kallsyms(): the modules' symbols go to their Dsos, also to those already
+  // loaded (without a .ko), less the first symbol of each of their runs.
+  for (const Dso* early : early_modules_) {
+    DsoEntry& e = dsos_.at(early);
+    auto m = kernel_->modules.find(early->short_name);
+    if (m == kernel_->modules.end()) continue;
+    auto runs = kernel_->module_run_starts.find(early->short_name);
+    const std::vector<uint64_t>* dropped =
+        runs != kernel_->module_run_starts.end() ? &runs->second : nullptr;
+    if (!e.ko) {
+      e.module = &m->second;
+      e.dropped_run_starts = dropped;
+      continue;
+    }
+    // A module read from its .ko: kallsyms' symbols join its table, made relative to its map
+    // ("So that we look just like we get from .ko files").
+    const Map* map = machine_.kernel_map_of(early);
+    if (!map) continue;
+    std::vector<Symbol> late;
+    for (const Symbol& s : m->second.symbols()) {
+      if (dropped && std::binary_search(dropped->begin(), dropped->end(), s.start)) continue;
+      Symbol r = s;
+      r.start = map->map_ip(s.start);
+      r.end = map->map_ip(s.end);
+      late.push_back(r);
+    }
+    Result<ModuleSymbols> merged = load_kernel_module(
+        early->long_name, BuildId::from_bytes(early->build_id), symbols_.config(), late);
+    if (merged) {
+      e.ko = modules_.emplace_back(std::make_unique<ModuleSymbols>(std::move(*merged))).get();
+    }
+  }
+  early_modules_.clear();
   // symbol.c dso__load_kernel_sym(): once kallsyms is loaded, map__fixup_start/end make the
   // kernel map span exactly its symbols.
   if (kernel_->found()) {
@@ -76,6 +111,36 @@ const KernelSymbols& Resolver::load_kernel() {
     if (start != end) machine_.fixup_kernel_map(start, end);
   }
   return *kernel_;
+}
+
+void Resolver::load_module(const Dso& dso, DsoEntry& e) {
+  // dso__load() of a module Dso: its .ko (the build-id cache's, the recorded path under the
+  // symfs); without one, the symbols kallsyms gave it, if the kernel's kallsyms was read
+  // before (else when it is, load_kernel()).
+  Result<ModuleSymbols> ko =
+      symbols_.config().symbol_tables
+          ? load_kernel_module(dso.long_name, BuildId::from_bytes(dso.build_id), symbols_.config())
+          : make_error("no symbol tables");
+  if (ko) {
+    if (!kernel_) early_modules_.push_back(&dso);
+    const ModuleSymbols& m =
+        *modules_.emplace_back(std::make_unique<ModuleSymbols>(std::move(*ko)));
+    e.ko = &m;
+    // symbol-elf.c dso__process_kernel_symbol() (kmodule): the map now maps .text's offset;
+    // the other sections get maps of their own.
+    machine_.set_kernel_map_pgoff(&dso, m.text_pgoff);
+    for (const KernelSectionMap& s : m.sections) {
+      Dso* d = machine_.add_kernel_section_map(dso, s.name, s.start, s.end, s.pgoff, s.identity);
+      if (d) section_symbols_[d] = &s;
+    }
+    return;
+  }
+  if (kernel_) {
+    auto m = kernel_->modules.find(dso.short_name);
+    if (m != kernel_->modules.end()) e.module = &m->second;
+    return;
+  }
+  early_modules_.push_back(&dso);
 }
 
 const DsoSymbols& Resolver::load_user_dso(const Dso& dso) {
@@ -98,12 +163,11 @@ const Resolver::DsoEntry& Resolver::entry_for(const Map& map) {
   if (dso->space == DsoSpace::kUser) {
     e.user = &load_user_dso(*dso);
   } else {
-    const KernelSymbols& k = load_kernel();
     const Map* vm = machine_.vmlinux_map();
     if (dso->is_module) {
-      auto m = k.modules.find(dso->short_name);
-      if (m != k.modules.end()) e.module = &m->second;
+      load_module(*dso, e);
     } else if (vm && vm->dso == dso) {
+      load_kernel();
       e.kernel = true;
     } else if (auto sec = section_symbols_.find(dso); sec != section_symbols_.end()) {
       e.section = &sec->second->symbols;
@@ -132,18 +196,30 @@ void Resolver::find_symbol(Frame& f) {
   } else if (e.kernel) {
     f.sym = kernel_->find(f.addr);
     f.binary_missing = !kernel_->found();
+  } else if (e.ko) {
+    // The .ko read just now may have moved the map's pgoff (.text's file offset).
+    f.addr = f.map->map_ip(f.ip);
+    f.sym_addr = f.addr;
+    f.sym = e.ko->symbols.find(f.addr);
   } else if (e.module) {
     // Module symbols are kept at their kallsyms (absolute) addresses; perf's are relative to
     // the module map, which gives the same symbol and offset.
     f.sym_addr = f.ip;
     f.sym = e.module->find(f.ip);
+    // maps__split_kallsyms() dropped the first symbol of each run of a module perf had
+    // loaded before the kernel's kallsyms (KernelSymbols::module_run_starts).
+    if (f.sym && e.dropped_run_starts &&
+        std::binary_search(e.dropped_run_starts->begin(), e.dropped_run_starts->end(),
+                           f.sym->start)) {
+      f.sym = nullptr;
+    }
   } else if (e.section) {
     f.sym = e.section->find(f.addr);
   } else if (e.own) {
     const Symbol& s = own_symbols_.at(f.dso);
     f.sym = s.contains(f.addr) ? &s : nullptr;
   } else if (f.dso->is_module) {
-    f.binary_missing = !kernel_->found();  // a module kallsyms did not name
+    f.binary_missing = !kernel_ || !kernel_->found();  // a module kallsyms did not name
   }
 }
 
@@ -155,9 +231,10 @@ Frame Resolver::resolve_addr(const Thread& t, uint8_t cpumode, uint64_t ip) {
   f.sym_addr = ip;
   f.cpumode = cpumode;
   const Map* m = machine_.find_map(t, cpumode, ip, &f.level);
-  if (m && cpumode == kMiscKernel && !kernel_) {
-    // thread__find_map() loads a kernel map before using it: loading kallsyms may move the
-    // kernel map's bounds, so look again.
+  if (m && cpumode == kMiscKernel && !kernel_ && m == machine_.vmlinux_map()) {
+    // thread__find_map() loads the map it found before using it: for the kernel's, loading
+    // kallsyms may move its bounds, so look again. (A module's map is loaded alone: the
+    // kernel's waits for a sample of its own.)
     load_kernel();
     m = machine_.find_map(t, cpumode, ip, &f.level);
   }
@@ -328,14 +405,23 @@ char Resolver::symtab_origin(const Dso* dso) const {
   // DSO_BINARY_TYPE__VMLINUX for the kernel and its sections' maps read from a vmlinux;
   // DSO_BINARY_TYPE__KALLSYMS for the kernel and the modules kallsyms split off.
   if (e.section) return 'v';
-  if (e.kernel || e.module) {
+  // A module Dso is made with DSO_BINARY_TYPE__SYSTEM_PATH_KMODULE (dso__set_module_info()),
+  // which stays unless its .ko came from elsewhere.
+  if (e.ko) return e.ko->origin;
+  if (dso->is_module) return 'K';
+  if (e.kernel) {
     if (!kernel_ || !kernel_->found()) return '!';
-    return kernel_->from_vmlinux && e.kernel ? 'v' : 'k';
+    return kernel_->from_vmlinux ? 'v' : 'k';
   }
   return '!';
 }
 
 uint64_t Resolver::kernel_unmap_ip(const Dso* dso, uint64_t ip) const {
+  // A module read from its .ko adjusts its symbols too (dso__load_sym(): ET_REL).
+  if (auto it = dsos_.find(dso); dso && it != dsos_.end() && it->second.ko) {
+    const Map* map = machine_.kernel_map_of(dso);
+    return map ? map->unmap_ip(ip) : ip;
+  }
   // The kernel Dso's adjust_symbols; perf 6.1 does not give it to the Dsos of the other
   // sections' maps (symbol-elf.c dso__process_kernel_symbol()), whose addresses print as they
   // are.
@@ -344,8 +430,18 @@ uint64_t Resolver::kernel_unmap_ip(const Dso* dso, uint64_t ip) const {
   return vm && vm->dso == dso ? vm->unmap_ip(ip) : ip;
 }
 
-uint8_t Resolver::addr_cpumode(uint8_t cpumode, uint64_t addr) const {
-  // machine.c machine__addr_cpumode() (single address space: every arch but sparc).
+void Resolver::use_kernel_start() {
+  if (kernel_start_known_) return;
+  kernel_start_known_ = true;
+  // machine.c machine__get_kernel_start(): "map__load(map)" of the kernel map, if there is
+  // one yet; the answer is kept (1 << 63 on x86_64 whatever the map), so never again.
+  if (!kernel_ && machine_.vmlinux_map()) load_kernel();
+}
+
+uint8_t Resolver::addr_cpumode(uint8_t cpumode, uint64_t addr) {
+  // machine.c machine__addr_cpumode() (single address space: every arch but sparc), which
+  // asks machine__kernel_start().
+  use_kernel_start();
   if (addr >= options_.kernel_start) {
     if (cpumode == kMiscUser) return kMiscKernel;
     if (cpumode == kMiscGuestUser) return kMiscGuestKernel;

@@ -734,6 +734,9 @@ class ScriptSink : public EventSink {
           },
           this);
     }
+    // perf_sample__fprintf_insn() → arch_fetch_insn(): every printed sample's instruction is
+    // fetched on its own architecture (thread__memcpy(), which asks where the kernel starts).
+    if (native_arch_ && s.ip) resolver().use_kernel_start();
     if (f & (kInsn | kInsnlen)) print_insn(s, *rs.thread, f);
     if (f & (kBrstackinsn | kBrstackinsnlen)) {
       print_branch_stack_insns(*out_, resolver(), *rs.thread, s, f, cfg_.max_blocks,

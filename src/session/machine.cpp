@@ -219,11 +219,9 @@ void Machine::replace_kernel_map(const Map& m) {
   vmlinux_start_ = m.start;
 }
 
-Dso* Machine::add_kernel_section_map(std::string_view section, uint64_t start, uint64_t end,
-                                     uint64_t pgoff, bool identity) {
-  const Map* vm = vmlinux_map();
-  if (!vm || !vm->dso) return nullptr;
-  const Dso& kernel = *vm->dso;
+Dso* Machine::add_kernel_section_map(const Dso& base, std::string_view section, uint64_t start,
+                                     uint64_t end, uint64_t pgoff, bool identity) {
+  const Dso& kernel = base;
   std::string name = kernel.short_name + std::string(section);
   Dso* d = dsos_.findnew(name);
   d->short_name = name;
@@ -242,6 +240,19 @@ Dso* Machine::add_kernel_section_map(std::string_view section, uint64_t start, u
   }
   kernel_maps_.insert(m);
   return d;
+}
+
+void Machine::set_kernel_map_pgoff(const Dso* dso, uint64_t pgoff) {
+  kernel_maps_.for_each_mutable([&](Map& m) {
+    if (m.dso == dso) m.pgoff = pgoff;
+  });
+}
+
+const Map* Machine::kernel_map_of(const Dso* dso) const {
+  for (const auto& [start, m] : kernel_maps_.entries()) {
+    if (m.dso == dso) return &m;
+  }
+  return nullptr;
 }
 
 void Machine::process_kernel_mmap(const MmapEvent& e) {

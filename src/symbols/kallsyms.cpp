@@ -217,6 +217,9 @@ Result<KernelSymbols> parse_noting(const LineSource& lines, const std::optional<
   // trampolines, which perf maps separately) to the kernel, moved by the delta. The kernel's
   // are most of them: they stay in `all`, which becomes the kernel's table.
   std::map<std::string, SymbolTableBuilder, std::less<>> modules;
+  // The module of the symbol before, in address order ("" for the kernel's): where it
+  // changes, perf looks the module's map up again (maps__split_kallsyms()).
+  std::string_view previous_module;
   all.retain([&](const SymbolTableBuilder::Pending& p, std::string_view name) {
     size_t tab = name.find('\t');
     if (tab != std::string_view::npos) {
@@ -225,9 +228,13 @@ Result<KernelSymbols> parse_noting(const LineSource& lines, const std::optional<
       if (it == modules.end())
         it = modules.emplace(std::string(module), SymbolTableBuilder()).first;
       it->second.add(p.start, p.end - p.start, p.binding, p.type, name.substr(0, tab));
+      if (module != previous_module) out.module_run_starts[std::string(module)].push_back(p.start);
+      previous_module = module;
       return false;
     }
-    return name != kEntryTrampoline;
+    if (name == kEntryTrampoline) return false;  // discarded, the current map kept
+    previous_module = {};
+    return true;
   });
   all.shift(out.delta);
   out.kernel = std::move(all).finish();

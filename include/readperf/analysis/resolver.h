@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,6 +42,7 @@
 #include "readperf/session/machine.h"
 #include "readperf/symbols/dwarf_unwind.h"
 #include "readperf/symbols/inline_frames.h"
+#include "readperf/symbols/kernel_module.h"
 #include "readperf/symbols/symbol_cache.h"
 
 namespace readperf {
@@ -210,6 +212,10 @@ class Resolver {
   bool adjusts_symbols(const Dso* dso) const;
   // dso.c dso__symtab_origin(): the letter of where a DSO's symbols came from ('B' the
   // build-id cache, 'k' kallsyms, ...), '!' for none or a DSO not loaded.
+  // machine.h machine__kernel_start(): asked first (thread__find_map_fb(), thread__memcpy()
+  // of script's instruction fetch), it loads the kernel's map: a module met after that sees
+  // the kernel's kallsyms read before it (KernelSymbols::module_run_starts).
+  void use_kernel_start();
   // sort.c _sort__sym_snprintf() under verbose: for the kernel's Dso when its symbols were
   // adjusted (read from a vmlinux), map__unmap_ip() of a map-relative address; else `ip`.
   uint64_t kernel_unmap_ip(const Dso* dso, uint64_t ip) const;
@@ -279,14 +285,20 @@ class Resolver {
     bool kernel = false;                  // the kernel itself (vmlinux)
     bool own = false;                     // a KSYMBOL dso: one symbol over its map
     const SymbolTable* section = nullptr;  // a vmlinux section's map (KernelSectionMap)
+    const ModuleSymbols* ko = nullptr;     // a kernel module read from its .ko
+    // A module loaded before the kernel's kallsyms: the starts of the symbols of its that
+    // maps__split_kallsyms() discarded (KernelSymbols::module_run_starts).
+    const std::vector<uint64_t>* dropped_run_starts = nullptr;
   };
   const DsoEntry& entry_for(const Map& map);
   // machine.c machine__addr_cpumode(): the cpumode the address's side of the kernel boundary
   // implies, for a look that found no map in `cpumode`.
-  uint8_t addr_cpumode(uint8_t cpumode, uint64_t addr) const;
+  uint8_t addr_cpumode(uint8_t cpumode, uint64_t addr);
   // dso__load() of a user-space Dso, with what is known of it now.
   const DsoSymbols& load_user_dso(const Dso& dso);
   const KernelSymbols& load_kernel();
+  // dso__load() of a kernel module's Dso, into `e`.
+  void load_module(const Dso& dso, DsoEntry& e);
   void find_symbol(Frame& f);
   void resolve_callchain(const Thread& t, const Sample& s);
   // machine.c resolve_lbr_callchain_sample() for `--call-graph lbr` (an event sampling its
@@ -342,8 +354,13 @@ class Resolver {
   // KSYMBOL (BPF) dsos get one symbol named after them, at map-relative 0, as
   // machine.c machine__process_ksymbol_register() inserts.
   std::unordered_map<const Dso*, Symbol> own_symbols_;
-  // The Dsos of a vmlinux's section maps, with their symbols (in the SymbolCache's kernel).
+  // The Dsos of a vmlinux's (or a .ko's) section maps, with their symbols.
   std::unordered_map<const Dso*, const KernelSectionMap*> section_symbols_;
+  // The .ko files read (stable addresses), and the modules loaded before the kernel's
+  // kallsyms, which load_kernel() gives kallsyms' symbols.
+  std::vector<std::unique_ptr<ModuleSymbols>> modules_;
+  std::vector<const Dso*> early_modules_;
+  bool kernel_start_known_ = false;  // machine->kernel_start computed
   UnwindCfiCache cfi_;
   InlineFrames inlines_;
   std::vector<uint64_t> unwound_;

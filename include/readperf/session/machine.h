@@ -79,11 +79,16 @@ class Machine {
   // .text section, [start, end) at file offset `pgoff` (map__map_ip(), no longer identity).
   void remap_kernel_text(uint64_t start, uint64_t end, uint64_t pgoff);
   // ... and another section holding symbols gets a kernel map of its own, [start, end) at
-  // `pgoff` (or identity), whose new Dso is named the kernel's short name + `section`
-  // ("[kernel.kallsyms].init.text"). An `end` of 0 reaches the next kernel map
-  // (maps__fixup_end()).
-  Dso* add_kernel_section_map(std::string_view section, uint64_t start, uint64_t end,
-                              uint64_t pgoff, bool identity);
+  // `pgoff` (or identity), whose new Dso is named `base`'s short name + `section`
+  // ("[kernel.kallsyms].init.text", "[ext4].init.text"). An `end` of 0 reaches the next
+  // kernel map (maps__fixup_end()).
+  Dso* add_kernel_section_map(const Dso& base, std::string_view section, uint64_t start,
+                              uint64_t end, uint64_t pgoff, bool identity);
+  // A kernel module read from its .ko: its maps now look symbols up at ip - start + `pgoff`
+  // (.text's file offset). Changed in place: Map pointers stay valid.
+  void set_kernel_map_pgoff(const Dso* dso, uint64_t pgoff);
+  // The first kernel map (in address order) of `dso`, or null.
+  const Map* kernel_map_of(const Dso* dso) const;
   // The kernel MMAP's reference symbol: the name after "[kernel.kallsyms]" ("_text") and the
   // record's pgoff, its address at record time (machine.c map__set_kallsyms_ref_reloc_sym;
   // perf ignores a zero pgoff, written when kptr_restrict hid the address).

@@ -48,6 +48,11 @@ class Maps {
   bool empty() const { return by_start_.empty(); }
   size_t size() const { return by_start_.size(); }
   const std::map<uint64_t, Map>& entries() const { return by_start_; }
+  // Edits each map in place (its start must stay: it is the key).
+  template <class F>
+  void for_each_mutable(F&& f) {
+    for (auto& [start, m] : by_start_) f(m);
+  }
   // The Dso of every map inserted so far, in insertion order (repeats kept): the maps perf's
   // unwind__prepare_access() was shown, one by one, as they came in (unwind-libunwind.c).
   const std::vector<const Dso*>& inserted_dsos() const { return inserted_dsos_; }

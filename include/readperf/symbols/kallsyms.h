@@ -58,6 +58,11 @@ struct KernelSymbols {
   // Module symbols by the module's short name ("[ext4]"), at the absolute addresses of the
   // kallsyms file (perf makes them relative to the module's map; symoff is the same).
   std::map<std::string, SymbolTable, std::less<>> modules;
+  // For each module, the start of each run of its symbols in address order (the first, and
+  // any after another module's or the kernel's). maps__split_kallsyms() looks the module's
+  // map up there and, when perf already loaded the module's Dso (a sample in the module came
+  // before the first in the kernel), discards that one symbol and keeps the rest.
+  std::map<std::string, std::vector<uint64_t>, std::less<>> module_run_starts;
   uint64_t delta = 0;                 // kallsyms(ref) - ref.addr
   BuildId build_id;                   // the recorded kernel's, when the recording names it
   std::string path;                   // the kallsyms file read; empty when none was found

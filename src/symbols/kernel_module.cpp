@@ -1,0 +1,71 @@
+#include "readperf/symbols/kernel_module.h"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "elf_file.h"
+#include "kernel_elf_symbols.h"
+#include "readperf/symbols/dso_loader.h"
+#include "readperf/symbols/symbol_files.h"
+
+namespace readperf {
+
+Result<ModuleSymbols> load_kernel_module(const std::string& long_name, const BuildId& build_id,
+                                         const SymbolConfig& config, std::span<const Symbol> late) {
+  ModuleSymbols out;
+  // dso.c dso__read_binary_type_filename(): the build-id cache's copy ("elf", or "kallsyms"
+  // for a module only known as "[name]", dso__is_kallsyms()), its debug file, then
+  // SYMFS/long_name.
+  const bool bracketed = !long_name.empty() && long_name[0] != '/';
+  std::vector<std::pair<char, std::string>> candidates;
+  if (!build_id.empty()) {
+    for (const std::string& root : config.build_id_roots()) {
+      candidates.emplace_back('B',
+                              build_id_cache_path(root, build_id, bracketed ? "kallsyms" : "elf"));
+      candidates.emplace_back('D', build_id_cache_path(root, build_id, "debug"));
+    }
+  }
+  const std::string& symfs = config.symfs;
+  candidates.emplace_back(
+      'K', symfs.empty() ? long_name : symfs + (symfs.back() == '/' ? "" : "/") + long_name);
+  for (const auto& [origin, path] : candidates) {
+    if (path.empty() || !is_symbol_file(path)) {
+      out.attempts.push_back(fmt::format("{} {}: missing", origin, path.empty() ? "-" : path));
+      continue;
+    }
+    Result<ElfFile> elf = ElfFile::open(path);
+    if (!elf) {
+      out.attempts.push_back(fmt::format("{} {}: {}", origin, path, elf.error().what()));
+      continue;
+    }
+    // symsrc__init(): "Always reject images with a mismatched build-id".
+    if (!build_id.empty()) {
+      Result<BuildId> own = elf->build_id();
+      if (!own || !build_id.matches(*own)) {
+        out.attempts.push_back(fmt::format("{} {}: another build-id", origin, path));
+        continue;
+      }
+    }
+    if (!elf->has_symtab()) {
+      out.attempts.push_back(fmt::format("{} {}: no .symtab", origin, path));
+      continue;
+    }
+    // dso__load_sym() on the first file with a .symtab (a .ko is ET_REL: adjusted).
+    Result<KernelElfSymbols> placed = place_kernel_symbols(*elf, 0, true, late);
+    if (!placed) {
+      out.attempts.push_back(fmt::format("{} {}: {}", origin, path, placed.error().what()));
+      return make_error(fmt::format("{}: {}", long_name, placed.error().what()));
+    }
+    out.attempts.push_back(fmt::format("{} {}: used", origin, path));
+    out.path = path;
+    out.origin = origin;
+    out.text_pgoff = placed->text ? placed->text->pgoff : 0;
+    out.symbols = std::move(placed->symbols);
+    out.sections = std::move(placed->sections);
+    return out;
+  }
+  return make_error(fmt::format("{}: no .ko found", long_name));
+}
+
+}  // namespace readperf
