@@ -169,7 +169,9 @@ TEST_F(SymbolArchiveTest, DamagedArchivesFailCleanly) {
     for (const std::string& name : (*a)->list("")) (void)(*a)->resolve(name);
     if (auto m = (*a)->resolve(std::string(".build-id/3f/") + (kWorkloadId + 2) + "/elf")) {
       Result<std::string> got = (*a)->read_member(*m, 1 << 30);
-      if (got) EXPECT_EQ(got->size(), read_bytes(workload_elf()).size());
+      if (got) {
+        EXPECT_EQ(got->size(), read_bytes(workload_elf()).size());
+      }
     }
   }
   std::vector<uint8_t> w = read_bytes(workload_elf());

@@ -1,7 +1,10 @@
 #include "readperf/analysis/block_report.h"
 
 #include <algorithm>
-#include <cstring>
+#include <set>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
 
 namespace readperf {
 
@@ -23,16 +26,29 @@ BlockReport make_block_report(const Hists& hists, const BranchCycles& cycles, ui
   // block_info__process_sym() for each entry with a map and a symbol (hists->entries, in
   // output order): the symbol's blocks added to the block histogram, where one of the same
   // symbol name, start and end (block_info__cmp()) is found again and kept as it was.
+  // A symbol's blocks and their averages' sum are the same for every entry it is the target
+  // of: found once.
+  struct SymbolBlocks {
+    std::vector<BranchCycles::Block> blocks;
+    uint64_t avg_sum = 0;
+  };
+  std::unordered_map<const Symbol*, SymbolBlocks> by_symbol;
+  std::set<std::tuple<std::string_view, uint64_t, uint64_t>> seen;  // name, start, end
   for (uint32_t id : hists.order()) {
     const HistEntry& he = hists.entry(id);
     if (!he.sym || !he.dso) continue;
+    auto [it, first] = by_symbol.try_emplace(he.sym);
+    SymbolBlocks& sb = it->second;
+    if (first) {
+      sb.blocks = cycles.blocks(he.sym);
+      for (const BranchCycles::Block& b : sb.blocks) sb.avg_sum += b.cycles_aggr / b.num_aggr;
+    }
+    r.block_cycles += sb.avg_sum;
+    // A symbol met again adds no block: each is already there.
+    if (!first) continue;
     const Map* map = cycles.map_of(he.sym);
-    for (const BranchCycles::Block& b : cycles.blocks(he.sym)) {
-      r.block_cycles += b.cycles_aggr / b.num_aggr;
-      auto same = [&](const BlockReport::Entry& e) {
-        return e.sym->name == he.sym->name && e.start == b.start && e.end == b.end;
-      };
-      if (std::any_of(r.entries.begin(), r.entries.end(), same)) continue;
+    for (const BranchCycles::Block& b : sb.blocks) {
+      if (!seen.emplace(he.sym->name, b.start, b.end).second) continue;
       BlockReport::Entry e;
       e.sym = he.sym;
       e.dso = he.dso;

@@ -117,11 +117,11 @@ class ReportSink : public EventSink {
       }
     }
     if (setup_.total_cycles && data_.branch_cycles) {
-      Hists none(setup_.hist);
-      none.finish();
       for (const auto& h : data_.hists) {
+        BlockReport none;  // an event never sampled: no block, the common total
+        none.total_cycles = total_cycles_;
         data_.block_reports.push_back(
-            make_block_report(h ? *h : none, *data_.branch_cycles, total_cycles_, resolver_));
+            h ? make_block_report(*h, *data_.branch_cycles, total_cycles_, resolver_) : none);
       }
     }
     data_.owner = state_;

@@ -4,7 +4,6 @@
 
 #include "readperf/analysis/missing_symbols.h"
 #include "readperf/format/perf_abi.h"
-#include "readperf/symbols/kernel_module.h"
 
 namespace readperf {
 

@@ -33,14 +33,14 @@ const KernelSymbols& Resolver::load_kernel() {
     // the other sections with symbols maps of their own; the kernel Dso's long name becomes
     // the vmlinux's (dso__load_vmlinux()).
     if (const auto& t = kernel_->text_map) machine_.remap_kernel_text(t->start, t->end, t->pgoff);
+    const Map* vm = machine_.vmlinux_map();  // after the remap, which moves it
+    if (!vm || !vm->dso) return *kernel_;
     for (const KernelSectionMap& s : kernel_->sections) {
-      Dso* d = machine_.add_kernel_section_map(*machine_.vmlinux_map()->dso, s.name, s.start, s.end,
-                                               s.pgoff, s.identity);
+      Dso* d =
+          machine_.add_kernel_section_map(*vm->dso, s.name, s.start, s.end, s.pgoff, s.identity);
       if (d) section_symbols_[d] = &s;
     }
-    if (const Map* vm = machine_.vmlinux_map(); vm && vm->dso) {
-      vm->dso->symsrc_name = kernel_->path;
-    }
+    vm->dso->symsrc_name = kernel_->path;
     return *kernel_;
   }
   // maps__split_kallsyms(): the modules' symbols go to their Dsos, also to those already

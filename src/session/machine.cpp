@@ -221,13 +221,13 @@ void Machine::replace_kernel_map(const Map& m) {
 
 Dso* Machine::add_kernel_section_map(const Dso& base, std::string_view section, uint64_t start,
                                      uint64_t end, uint64_t pgoff, bool identity) {
-  const Dso& kernel = base;
-  std::string name = kernel.short_name + std::string(section);
+  std::string name = base.short_name + std::string(section);
   Dso* d = dsos_.findnew(name);
   d->short_name = name;
-  d->space = kernel.space;
-  // dso__new(name) takes the kernel's long name, before the vmlinux's replaces it.
-  d->symsrc_name = kernel.long_name;
+  d->space = base.space;
+  // dso__process_kernel_symbol() gives the new Dso the base's long name (the kernel's before
+  // the vmlinux's replaces it; a module's path).
+  d->symsrc_name = base.long_name;
   Map m;
   m.start = start;
   m.end = end;

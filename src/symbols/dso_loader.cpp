@@ -41,14 +41,6 @@ std::string read_head(const std::string& path, size_t n) {
   return out;
 }
 
-// util/path.c path__join() as symbol__join_symfs() uses it.
-std::string join_symfs(const std::string& symfs, const std::string& path) {
-  if (symfs.empty()) return path;
-  if (path.empty()) return symfs;
-  bool slash = symfs.back() != '/' && path.front() != '/';
-  return symfs + (slash ? "/" : "") + path;
-}
-
 std::string dirname_of(const std::string& path) {
   size_t slash = path.rfind('/');
   return slash == std::string::npos ? std::string() : path.substr(0, slash);
@@ -242,6 +234,13 @@ struct Locator {
 };
 
 }  // namespace
+
+std::string join_symfs(const std::string& symfs, const std::string& path) {
+  if (symfs.empty()) return path;
+  if (path.empty()) return symfs;
+  bool slash = symfs.back() != '/' && path.front() != '/';
+  return symfs + (slash ? "/" : "") + path;
+}
 
 std::string build_id_cache_path(const std::string& buildid_dir, const BuildId& id,
                                 const char* file) {

@@ -1,7 +1,8 @@
 // The walk over an ELF symbol table that perf's dso__load_sym_internal() (symbol-elf.c) makes
 // before it places a symbol: which symbols it keeps and the section header each is placed by.
-// Shared by the user-space loader (elf_symbols.cpp) and the vmlinux one (vmlinux.cpp), which
-// differ only in where they put what the walk hands them.
+// Shared by the user-space loader (elf_symbols.cpp) and the kernel's (kernel_elf_symbols.cpp,
+// for a vmlinux and a module's .ko), which differ only in where they put what the walk hands
+// them.
 #pragma once
 
 #include <elf.h>

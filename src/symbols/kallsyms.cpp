@@ -359,15 +359,23 @@ std::optional<KernelSymbols> find_cached_kallsyms(const std::string& buildid_dir
 KernelSymbols load_kernel_symbols(const BuildId& build_id, const std::optional<RefRelocSym>& ref,
                                   const SymbolConfig& cfg) {
   std::vector<std::string> attempts;
-  auto try_load = [&](const std::string& path) -> std::optional<KernelSymbols> {
-    Result<KernelSymbols> k = load_kallsyms(path, ref);
+  // One candidate (`kind` "kallsyms" or "vmlinux"), noted in the attempts; the table, with
+  // them, when it could be read.
+  auto take = [&](std::string_view kind, const std::string& name,
+                  Result<KernelSymbols> k) -> std::optional<KernelSymbols> {
     if (!k) {
-      attempts.push_back(fmt::format("kallsyms {}: {}", path, k.error().what()));
+      attempts.push_back(fmt::format("{} {}: {}", kind, name, k.error().what()));
       return std::nullopt;
     }
-    attempts.push_back(fmt::format("kallsyms {}: used", path));
+    attempts.push_back(fmt::format("{} {}: used", kind, name));
     k->attempts = attempts;
     return std::move(*k);
+  };
+  auto try_load = [&](const std::string& path) {
+    return take("kallsyms", path, load_kallsyms(path, ref));
+  };
+  auto try_vmlinux = [&](const std::string& name) {
+    return take("vmlinux", name, load_vmlinux(name, build_id, ref, cfg));
   };
   auto none = [&] {
     KernelSymbols k;
@@ -380,16 +388,6 @@ KernelSymbols load_kernel_symbols(const BuildId& build_id, const std::optional<R
     if (auto k = try_load(cfg.kallsyms)) return std::move(*k);
     return none();
   }
-  auto try_vmlinux = [&](const std::string& name) -> std::optional<KernelSymbols> {
-    Result<KernelSymbols> k = load_vmlinux(name, build_id, ref, cfg);
-    if (!k) {
-      attempts.push_back(fmt::format("vmlinux {}: {}", name, k.error().what()));
-      return std::nullopt;
-    }
-    attempts.push_back(fmt::format("vmlinux {}: used", name));
-    k->attempts = attempts;
-    return std::move(*k);
-  };
   if (!cfg.ignore_vmlinux && !cfg.vmlinux.empty()) {
     if (auto k = try_vmlinux(cfg.vmlinux)) return std::move(*k);
     return none();

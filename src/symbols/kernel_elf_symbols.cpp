@@ -119,6 +119,17 @@ class KernelSymbolPlacer {
 
 }  // namespace
 
+Status check_recorded_build_id(const ElfFile& elf, const BuildId& recorded) {
+  if (recorded.empty()) return {};
+  Result<BuildId> own = elf.build_id();
+  if (!own) return make_error(fmt::format("{}: cannot read its build-id", elf.path()));
+  if (!recorded.matches(*own)) {
+    return make_error(fmt::format("{}: build-id {} is not the recorded {}", elf.path(), own->hex(),
+                                  recorded.hex()));
+  }
+  return {};
+}
+
 Result<KernelElfSymbols> place_kernel_symbols(const ElfFile& elf, uint64_t reloc, bool adjust,
                                               std::span<const Symbol> late) {
   KernelElfSymbols out;

@@ -10,6 +10,7 @@
 
 #include "elf_file.h"
 #include "readperf/format/error.h"
+#include "readperf/symbols/build_id.h"
 #include "readperf/symbols/kallsyms.h"
 #include "readperf/symbols/symbol_table.h"
 
@@ -23,6 +24,10 @@ struct KernelElfSymbols {
   // The maps of the other sections holding symbols, in the order they were met.
   std::vector<KernelSectionMap> sections;
 };
+
+// symsrc__init(): "Always reject images with a mismatched build-id" (one that cannot be read
+// when the recording names one). Nothing to check without a recorded build-id.
+Status check_recorded_build_id(const ElfFile& elf, const BuildId& recorded);
 
 // The symbols of `elf`'s .symtab and .dynsym (the caller checked there is a .symtab),
 // adjusted to file offsets when `adjust` (elf__needs_adjust_symbols()), the section maps

@@ -26,9 +26,9 @@ Result<ModuleSymbols> load_kernel_module(const std::string& long_name, const Bui
       candidates.emplace_back('D', build_id_cache_path(root, build_id, "debug"));
     }
   }
+  // path__join3(symfs, root_dir "", long_name): a '/' after a symfs, whatever follows.
   const std::string& symfs = config.symfs;
-  candidates.emplace_back(
-      'K', symfs.empty() ? long_name : symfs + (symfs.back() == '/' ? "" : "/") + long_name);
+  candidates.emplace_back('K', symfs.empty() ? long_name : symfs + "/" + long_name);
   for (const auto& [origin, path] : candidates) {
     if (path.empty() || !is_symbol_file(path)) {
       out.attempts.push_back(fmt::format("{} {}: missing", origin, path.empty() ? "-" : path));
@@ -39,13 +39,9 @@ Result<ModuleSymbols> load_kernel_module(const std::string& long_name, const Bui
       out.attempts.push_back(fmt::format("{} {}: {}", origin, path, elf.error().what()));
       continue;
     }
-    // symsrc__init(): "Always reject images with a mismatched build-id".
-    if (!build_id.empty()) {
-      Result<BuildId> own = elf->build_id();
-      if (!own || !build_id.matches(*own)) {
-        out.attempts.push_back(fmt::format("{} {}: another build-id", origin, path));
-        continue;
-      }
+    if (Status same = check_recorded_build_id(*elf, build_id); !same) {
+      out.attempts.push_back(fmt::format("{} {}", origin, same.error().what()));
+      continue;
     }
     if (!elf->has_symtab()) {
       out.attempts.push_back(fmt::format("{} {}: no .symtab", origin, path));

@@ -9,6 +9,7 @@
 #include "elf_file.h"
 #include "elf_symbol_walk.h"
 #include "kernel_elf_symbols.h"
+#include "readperf/symbols/dso_loader.h"
 
 namespace readperf {
 
@@ -39,21 +40,9 @@ Result<KernelSymbols> load_vmlinux(const std::string& name, const BuildId& build
                                    const std::optional<RefRelocSym>& ref,
                                    const SymbolConfig& config) {
   // symbol.c dso__load_vmlinux(): a relative name is under the symfs.
-  std::string file = name;
-  if (name.empty() || name[0] != '/') {
-    const std::string& symfs = config.symfs;
-    file = symfs.empty() ? name : symfs + (symfs.back() == '/' ? "" : "/") + name;
-  }
+  std::string file = name.empty() || name[0] != '/' ? join_symfs(config.symfs, name) : name;
   ASSIGN_OR_RETURN(ElfFile elf, ElfFile::open(file));
-  // symsrc__init(): "Always reject images with a mismatched build-id".
-  if (!build_id.empty()) {
-    Result<BuildId> own = elf.build_id();
-    if (!own) return make_error(fmt::format("{}: cannot read its build-id", file));
-    if (!build_id.matches(*own)) {
-      return make_error(
-          fmt::format("{}: build-id {} is not the recorded {}", file, own->hex(), build_id.hex()));
-    }
-  }
+  RETURN_IF_ERROR(check_recorded_build_id(elf, build_id));
   if (!elf.has_symtab()) return make_error(fmt::format("{}: no .symtab (stripped)", file));
 
   KernelSymbols k;

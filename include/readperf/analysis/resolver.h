@@ -210,15 +210,17 @@ class Resolver {
   // symbols from an ELF file (symbol-elf.c symsrc__init()), so false for one not loaded yet
   // or not found, and for the kernel read from kallsyms.
   bool adjusts_symbols(const Dso* dso) const;
-  // dso.c dso__symtab_origin(): the letter of where a DSO's symbols came from ('B' the
-  // build-id cache, 'k' kallsyms, ...), '!' for none or a DSO not loaded.
   // machine.h machine__kernel_start(): asked first (thread__find_map_fb(), thread__memcpy()
   // of script's instruction fetch), it loads the kernel's map: a module met after that sees
   // the kernel's kallsyms read before it (KernelSymbols::module_run_starts).
   void use_kernel_start();
-  // sort.c _sort__sym_snprintf() under verbose: for the kernel's Dso when its symbols were
-  // adjusted (read from a vmlinux), map__unmap_ip() of a map-relative address; else `ip`.
+  // sort.c _sort__sym_snprintf() under verbose: for a kernel Dso whose symbols were adjusted
+  // (the kernel read from a vmlinux, a module from its .ko), map__unmap_ip() of a
+  // map-relative address; else `ip`.
   uint64_t kernel_unmap_ip(const Dso* dso, uint64_t ip) const;
+  // dso.c dso__symtab_origin(): the letter of where a DSO's symbols came from ('B' the
+  // build-id cache, 'k' kallsyms, 'v' a vmlinux, 'K' a module, ...), '!' for none or a DSO
+  // not loaded.
   char symtab_origin(const Dso* dso) const;
 
   // thread.c thread__memcpy(): up to `len` bytes of the code at `ip` in `t`'s maps, read from

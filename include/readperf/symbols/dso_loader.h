@@ -79,6 +79,10 @@ DsoSymbols load_dso_symbols(const DsoRef& ref, const SymbolConfig& config);
 // .dynsym, its debug file when none has a .symtab. Looks at ELF headers only; returns at once.
 void prefetch_from_debuginfod(const std::vector<DsoRef>& refs, const SymbolConfig& config);
 
+// util/path.c path__join() as symbol.c symbol__join_symfs() uses it: `path` under the symfs
+// (a '/' between them unless one is there), `path` itself without a symfs.
+std::string join_symfs(const std::string& symfs, const std::string& path);
+
 // build-id.c __dso__build_id_filename(): DIR/.build-id/xx/rest followed to the cached copy's
 // `file` ("elf", "debug", "vdso", "kallsyms"); an old-style cache entry (the link is the
 // binary itself) is returned as is. Also follows a link stored as a small text file holding
