@@ -197,52 +197,53 @@ bool parse_letters(const char* p, ItraceOptions& o, bool& period_type_set, bool&
 
 }  // namespace
 
-Result<ItraceOptions> parse_itrace(std::optional<std::string_view> opts) {
-  ItraceOptions o;
-  o.set = true;
+Status parse_itrace(std::optional<std::string_view> opts, ItraceOptions& into) {
+  into.set = true;
   if (!opts) {
-    set_defaults(o);
-    return o;
+    set_defaults(into);
+    return {};
   }
   std::string text(*opts);  // NUL-terminated, read as perf reads its C string
   bool period_type_set = false, period_set = false;
-  if (!parse_letters(text.c_str(), o, period_type_set, period_set)) {
+  if (!parse_letters(text.c_str(), into, period_type_set, period_set)) {
     return make_error(fmt::format("Bad Instruction Tracing options '{}'", text));
   }
-  if (o.instructions) {
-    if (!period_type_set) o.period_type = 2;
-    if (!period_set) o.period = 100000;
+  if (into.instructions) {
+    if (!period_type_set) into.period_type = 2;
+    if (!period_set) into.period = 100000;
   }
-  return o;
+  return {};
 }
 
-CLI::Option* add_itrace_option(CLI::App& cmd, std::string& value) {
-  return cmd
-      .add_option("--itrace", value,
-                  "Instruction Tracing options (i: instructions, b: branches, c: calls, r: "
-                  "returns, e: errors, g/G: call chains, l/L: last branch entries, ...)")
+void add_itrace_options(CLI::App& cmd, ItraceOptions& into) {
+  // The value as CLI11 hands it: empty for a bare --itrace (or --itrace=).
+  auto letters = [](const std::string& v) {
+    return v.empty() ? std::nullopt : std::optional<std::string_view>(v);
+  };
+  cmd.add_option_function<std::string>(
+         "--itrace",
+         [&into, letters](const std::string& v) { (void)parse_itrace(letters(v), into); },
+         "Instruction Tracing options (i: instructions, b: branches, c: calls, r: returns, e: "
+         "errors, g/G: call chains, l/L: last branch entries, ...)")
       ->expected(0, 1)
+      ->trigger_on_parse()
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->option_text("[=<opts>]")
       ->check(CLI::Validator(
-          [](const std::string& v) {
-            Result<ItraceOptions> o =
-                parse_itrace(v.empty() ? std::nullopt : std::optional<std::string_view>(v));
-            return o ? std::string() : o.error().what();
+          [letters](const std::string& v) {
+            ItraceOptions scratch;
+            Status st = parse_itrace(letters(v), scratch);
+            return st ? std::string() : st.error().what();
           },
           "", "itrace"));
-}
-
-ItraceOptions itrace_of(const std::string& value) {
-  Result<ItraceOptions> o =
-      parse_itrace(value.empty() ? std::nullopt : std::optional<std::string_view>(value));
-  return o ? *o : ItraceOptions{};
-}
-
-ItraceOptions no_itrace() {
-  ItraceOptions o;
-  o.set = true;
-  o.dont_decode = true;
-  return o;
+  cmd.add_flag_callback(
+         "--no-itrace",
+         [&into] {
+           into.set = true;
+           into.dont_decode = true;
+         },
+         "do not decode the instruction trace")
+      ->trigger_on_parse();
 }
 
 }  // namespace readperf::cli

@@ -51,17 +51,16 @@ struct ItraceOptions {
   static constexpr uint32_t kMaxLastBranchSize = 1024;
 };
 
-// itrace_parse_synth_opts(): `opts` as given after "--itrace=", none for a bare --itrace
-// (perf's defaults: itrace_synth_opts__set_default()). The error is perf's message.
-Result<ItraceOptions> parse_itrace(std::optional<std::string_view> opts);
+// itrace_do_parse_synth_opts() on `into`: `opts` as given after "--itrace=", none for a bare
+// --itrace (perf's defaults: itrace_synth_opts__set_default()). It sets what it names and
+// leaves the rest as earlier options set it, as perf's one synth_opts does. The error is
+// perf's message.
+Status parse_itrace(std::optional<std::string_view> opts, ItraceOptions& into);
 
-// --no-itrace: set, and nothing to decode.
-ItraceOptions no_itrace();
-
-// Adds `--itrace[=OPTS]` to `cmd` (perf's OPT_CALLBACK_OPTARG: the value is optional and
-// given with '='), its value checked by parse_itrace() (perf's message, then the usage, 129).
-CLI::Option* add_itrace_option(CLI::App& cmd, std::string& value);
-// The options of a parsed --itrace: `value`, or perf's defaults when it was given bare.
-ItraceOptions itrace_of(const std::string& value);
+// Adds `--itrace[=OPTS]` (perf's OPT_CALLBACK_OPTARG: the value is optional and given with
+// '='; any number of times) and `--no-itrace` to `cmd`, each applied to `into` where it stands
+// on the command line. A value parse_itrace() refuses is a usage error (perf's message, then
+// the usage, 129).
+void add_itrace_options(CLI::App& cmd, ItraceOptions& into);
 
 }  // namespace readperf::cli

@@ -261,9 +261,7 @@ int run(int argc, char** argv) {
   rep->add_option("--kallsyms", report.kallsyms, "kernel symbols from this kallsyms file");
   rep->add_option("-k,--vmlinux", report.vmlinux, "vmlinux pathname");
   // builtin-report.c OPT_CALLBACK_OPTARG "itrace" (itrace_parse_synth_opts()).
-  std::string itrace;
-  readperf::cli::add_itrace_option(*rep, itrace);
-  rep->add_flag("--no-itrace")->description("do not decode the instruction trace");
+  readperf::cli::add_itrace_options(*rep, report.itrace);
   rep->add_flag("--total-cycles", report.total_cycles, "Sort all blocks by 'Sampled Cycles%'");
   rep->add_option("--symfs", report.symfs, "look for files relative to this directory");
   rep->add_flag("--no-pager", no_pager, "do not send the output through $PAGER on a terminal");
@@ -334,11 +332,6 @@ int run(int argc, char** argv) {
     if (o->check_lname("no-branch-stack")) report.branch_stack = false;
     if (o->check_lname("demangle")) report.no_demangle = false;
     if (o->check_lname("no-demangle")) report.no_demangle = true;
-  }
-  // --itrace and --no-itrace: the later wins (each callback sets synth_opts anew).
-  for (const CLI::Option* o : rep->parse_order()) {
-    if (o->check_lname("itrace")) report.itrace = readperf::cli::itrace_of(itrace);
-    if (o->check_lname("no-itrace")) report.itrace = readperf::cli::no_itrace();
   }
   readperf::cli::apply_trace_options(*scr, script);
   for (const CLI::Option* o : scr->parse_order()) {

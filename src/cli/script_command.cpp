@@ -124,8 +124,7 @@ CLI::App* add_script_command(CLI::App& app, ScriptOptions& o) {
               "Show full source file name path for source lines");
   // builtin-script.c: instruction tracing. readperf decodes no AUX area data; on a recording
   // without it these change only what they change in perf: the fields, nanosecond times.
-  add_itrace_option(*s, o.itrace);
-  s->add_flag("--no-itrace", o.no_itrace, "do not decode the instruction trace");
+  add_itrace_options(*s, o.itrace);
   s->add_option("--insn-trace", o.insn_trace, "Decode instructions from itrace")
       ->expected(0, 1)
       ->option_text("[=<raw|disasm>]")
@@ -165,39 +164,29 @@ CLI::App* add_script_command(CLI::App& app, ScriptOptions& o) {
 void apply_trace_options(const CLI::App& cmd, ScriptOptions& o) {
   std::vector<std::string> fields;
   size_t next_field = 0;
-  // The synth opts accumulate (itrace_do_parse_synth_opts() only sets what it names); only
-  // their call chains matter without AUX area data: "g"/"G" raise scripting_max_stack.
-  bool callchain = false;
-  uint32_t callchain_sz = ItraceOptions::kDefaultCallchainSize;
-  auto itrace = [&](std::optional<std::string_view> letters) {
-    Result<ItraceOptions> t = parse_itrace(letters);
-    if (!t) return;
-    if (t->callchain || t->add_callchain) callchain = true;
-    if (t->callchain || t->add_callchain || !letters) callchain_sz = t->callchain_sz;
-  };
+  // The shorthands also add their letters to the synth opts ("i0nse", "cewp", "crewp"), which
+  // name no call chain: without AUX area data they change nothing more.
   for (const CLI::Option* opt : cmd.parse_order()) {
     if (opt->check_name("-F")) {
       if (next_field < o.fields.size()) fields.push_back(o.fields[next_field++]);
     } else if (opt->check_lname("insn-trace")) {
       fields.push_back(kInsnTraceFields);
-      itrace("i0nse");
       o.nanosecs = true;
     } else if (opt->check_lname("call-trace")) {
       fields.push_back(kCallTraceFields);
-      itrace("cewp");
       o.nanosecs = true;
       o.config.pad_dso = 50;
     } else if (opt->check_lname("call-ret-trace")) {
       fields.push_back(kCallRetTraceFields);
-      itrace("crewp");
       o.nanosecs = true;
-    } else if (opt->check_lname("itrace")) {
-      itrace(o.itrace.empty() ? std::nullopt : std::optional<std::string_view>(o.itrace));
     }
   }
   o.fields = std::move(fields);
   // cmd_script(): "if ((callchain || add_callchain) && callchain_sz > scripting_max_stack)".
-  if (callchain && callchain_sz > o.max_stack) o.max_stack = callchain_sz;
+  const ItraceOptions& t = o.itrace;
+  if ((t.callchain || t.add_callchain) && t.callchain_sz > o.max_stack) {
+    o.max_stack = t.callchain_sz;
+  }
 }
 
 namespace {
@@ -350,7 +339,7 @@ int run_script(const ScriptOptions& o) {
     return 0;
   }
   print_open_warnings(**data);
-  warn_undecoded_aux_trace(**data, o.no_itrace);
+  warn_undecoded_aux_trace(**data, o.itrace.dont_decode);
   prefetch_symbols(**data, cfg.symbols);
   OutBuffer out(stdout);
   auto progress = attach_progress_line(**data, /*streams_output=*/true);

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "itrace_options.h"
 #include "readperf/output/script_printer.h"
 
 namespace CLI {
@@ -30,10 +31,9 @@ struct ScriptOptions {
   std::string symfs, kallsyms;
   std::string vmlinux;  // -k/--vmlinux
   // The instruction-trace options (main.cpp applies them in command-line order, among -F's):
-  std::string itrace;      // --itrace[=OPTS]
+  ItraceOptions itrace;    // --itrace[=OPTS] and --no-itrace, in order
   std::string insn_trace;  // --insn-trace[=raw]
   bool xed = false;        // --xed: the output through `xed -F insn: -A -64`
-  bool no_itrace = false;  // --no-itrace
   // Guest machines: --guestmount, --guestvmlinux, --guestkallsyms, --guestmodules, --guest-code.
   std::string guestmount, guestvmlinux, guestkallsyms, guestmodules;
   bool guest_code = false;
