@@ -44,6 +44,11 @@ struct ItraceOptions {
   uint32_t last_branch_sz = 0;
   uint64_t initial_skip = 0;
 
+  // `g` or `G`: call chains synthesized (or added to the samples), callchain_sz deep.
+  bool synthesizes_callchains() const { return callchain || add_callchain; }
+  // `l` or `L`: branch stacks synthesized (or added), last_branch_sz long.
+  bool synthesizes_branch_stacks() const { return last_branch || add_last_branch; }
+
   // PERF_ITRACE_DEFAULT_CALLCHAIN_SZ and friends (auxtrace.h).
   static constexpr uint32_t kDefaultCallchainSize = 16;
   static constexpr uint32_t kMaxCallchainSize = 1024;

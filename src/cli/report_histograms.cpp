@@ -250,7 +250,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
                       !(pd.events().combined_sample_type() & kSampleStackUser);
   // ... and branch stacks synthesized from an instruction trace (--itrace=l or L): without
   // AUX area data to make them, every sample lacks one and branch mode shows none.
-  if (opts.itrace.last_branch || opts.itrace.add_last_branch) has_br_stack = true;
+  if (opts.itrace.synthesizes_branch_stacks()) has_br_stack = true;
   // --branch-history (branch_call_mode) keeps one entry per sample, its branches added to its
   // call chain, keyed by address, sorted by "srcline,symbol,dso" unless --sort says otherwise.
   bool branch_mode = opts.branch_stack.value_or(has_br_stack) && !opts.branch_history;
@@ -281,11 +281,11 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   // Call chains and branch stacks an instruction trace's decoder adds (--itrace g/G, l/L; by
   // default on a recording with AUX area data, whose report perf 6.1 decodes with call chains).
   const ItraceOptions& itrace = opts.itrace;
-  if (itrace.callchain || itrace.add_callchain ||
+  if (itrace.synthesizes_callchains() ||
       (!is_pipe && pd.header().features[kFeatAuxtrace] && !itrace.set)) {
     sample_type |= kSampleCallchain;
   }
-  if (itrace.last_branch || itrace.add_last_branch) sample_type |= kSampleBranchStack;
+  if (itrace.synthesizes_branch_stacks()) sample_type |= kSampleBranchStack;
   std::string_view sample_type_refusal;
   if (!is_pipe && !(sample_type & kSampleCallchain)) {
     if (cp.use_callchain && !show_branchflag_count) {
@@ -406,8 +406,7 @@ int run_histogram_report(PerfData& pd, const ReportOptions& opts, OutBuffer& out
   // depth keeps no entry.
   int max_stack = opts.max_stack;
   // cmd_report(): synthesized call chains may be deeper than --max-stack.
-  if ((itrace.callchain || itrace.add_callchain) &&
-      static_cast<int>(itrace.callchain_sz) > max_stack) {
+  if (itrace.synthesizes_callchains() && static_cast<int>(itrace.callchain_sz) > max_stack) {
     max_stack = static_cast<int>(itrace.callchain_sz);
   }
   setup.max_stack = static_cast<uint32_t>(std::max(max_stack, 0));

@@ -184,7 +184,7 @@ void apply_trace_options(const CLI::App& cmd, ScriptOptions& o) {
   o.fields = std::move(fields);
   // cmd_script(): "if ((callchain || add_callchain) && callchain_sz > scripting_max_stack)".
   const ItraceOptions& t = o.itrace;
-  if ((t.callchain || t.add_callchain) && t.callchain_sz > o.max_stack) {
+  if (t.synthesizes_callchains() && t.callchain_sz > o.max_stack) {
     o.max_stack = t.callchain_sz;
   }
 }
