@@ -10,8 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "perf_data_builder.h"
+#include "readperf/analysis/resolver.h"
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/tracepoint_values.h"
+#include "test_util.h"
 
 namespace readperf {
 namespace {
@@ -134,6 +137,89 @@ TEST(RecordStreamTest, TruncatedRawDataReadsAsZeroOrEmpty) {
   });
   EXPECT_TRUE(st);
   EXPECT_EQ(checked, 331);
+}
+
+// A sample like one handed out before (same thread, ip and call chain) is replayed from what
+// the stream made of that one, until a record changes its process: a new map, a new comm.
+// Each row still carries its own time and period.
+TEST(RecordStreamTest, RepeatedSamplesFollowTheMachinesChanges) {
+  for (ByteOrder order : {ByteOrder::kNative, ByteOrder::kSwapped}) {
+    SCOPED_TRACE(order == ByteOrder::kNative ? "native" : "swapped");
+    testing::PerfDataBuilder b;
+    b.WithByteOrder(order);
+    b.AddAttr(testing::SampleAttr(kSampleIp | kSampleTid | kSampleTime | kSampleCallchain |
+                                  kSamplePeriod));
+    auto sample = [&](uint32_t pid, uint64_t time, uint64_t period) {
+      testing::SampleFields f;
+      f.ip = 0x401000;
+      f.pid = f.tid = pid;
+      f.time = time;
+      f.period = period;
+      f.callchain = {kContextUser, 0x401000, 0x402000};
+      b.AddSample(f);
+    };
+    auto at = [](uint64_t time) {
+      testing::SampleFields f;
+      f.time = time;
+      return f;
+    };
+    b.AddComm(10, 10, "before", at(1));
+    sample(10, 2, 100);
+    sample(10, 3, 101);  // a repeat
+    b.AddMmap2(10, 10, 0x400000, 0x10000, 0, "/nonexistent/libfoo.so", at(4));
+    sample(10, 5, 102);  // the same words, now in a map
+    sample(10, 6, 103);
+    b.AddComm(10, 10, "after", at(7));
+    sample(10, 8, 104);  // now under its new comm
+    sample(11, 9, 105);  // another process: no map
+    testing::TempDir dir;
+    auto data = PerfData::open(dir.Write("perf.data", b.Build()));
+    ASSERT_TRUE(data) << data.error().message();
+    RecordStreamConfig cfg;
+    cfg.types = {kRecordSample};
+    std::vector<std::string> strings;
+    struct Seen {
+      uint64_t time, period;
+      std::string comm, dso;
+      std::vector<std::string> frame_dsos;
+    };
+    std::vector<Seen> seen;
+    Status st = stream_records(**data, cfg, [&](RecordBatch& batch) {
+      strings.insert(strings.end(), batch.new_strings.begin(), batch.new_strings.end());
+      for (const RecordRow& r : batch.rows) {
+        Seen s{r.time, r.period, strings[r.comm], r.has_map ? strings[r.dso] : "-", {}};
+        EXPECT_TRUE(r.has_callchain);
+        for (uint32_t i = 0; i < r.frames_count; ++i) {
+          const RecordFrame& fr = batch.frames[r.frames_begin + i];
+          s.frame_dsos.push_back(fr.has_map ? strings[fr.dso] : "-");
+        }
+        seen.push_back(std::move(s));
+      }
+      return true;
+    });
+    ASSERT_TRUE(st) << st.error().message();
+    ASSERT_EQ(seen.size(), 6u);
+    const std::string lib = "/nonexistent/libfoo.so";
+    const std::vector<std::string> none = {"-", "-"}, mapped = {lib, lib};
+    for (size_t i = 0; i < seen.size(); ++i) {
+      SCOPED_TRACE(i);
+      EXPECT_EQ(seen[i].time, std::vector<uint64_t>({2, 3, 5, 6, 8, 9})[i]);
+      EXPECT_EQ(seen[i].period, 100 + i);
+    }
+    EXPECT_EQ(seen[0].comm, "before");
+    EXPECT_EQ(seen[1].comm, "before");
+    EXPECT_EQ(seen[1].dso, "-");
+    EXPECT_EQ(seen[1].frame_dsos, none);
+    EXPECT_EQ(seen[2].dso, lib);
+    EXPECT_EQ(seen[2].frame_dsos, mapped);
+    EXPECT_EQ(seen[3].dso, lib);
+    EXPECT_EQ(seen[3].frame_dsos, mapped);
+    EXPECT_EQ(seen[3].comm, "before");
+    EXPECT_EQ(seen[4].comm, "after");
+    EXPECT_EQ(seen[4].frame_dsos, mapped);
+    EXPECT_EQ(seen[5].dso, "-");
+    EXPECT_EQ(seen[5].frame_dsos, none);
+  }
 }
 
 TEST(TracepointValuesTest, SignExtend) {

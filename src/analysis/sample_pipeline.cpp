@@ -1,5 +1,7 @@
 #include "readperf/analysis/sample_pipeline.h"
 
+#include <cstring>
+
 #include "readperf/format/perf_abi.h"
 #include "readperf/reader/event_name.h"
 #include "readperf/session/thread.h"
@@ -13,7 +15,8 @@ SamplePipeline::SamplePipeline(PerfData& pd, PipelineConfig config)
 
 void SamplePipeline::on_kernel_record(const RecordView& r, const Sample& s, const Evsel* evsel) {
   if (r.type != kRecordSample) {
-    builder_.apply(r, s);
+    if (config_.repeat_keys) epochs_.note(r, pd_.order());
+    if (builder_.apply(r, s).removed_parent) epochs_.change_all();
     on_other(r, s, evsel);
     return;
   }
@@ -79,6 +82,8 @@ void SamplePipeline::process_sample(const Sample& s, const Evsel& evsel, uint64_
     return;
   }
   bool chain = s.has_callchain && config_.resolution == StreamResolution::kCallchain;
+  keyed_ = config_.repeat_keys && make_repeat_key(s, evsel, chain);
+  if (keyed_ && on_repeat(s, evsel, period, key_hash_)) return;
   const ResolvedSample& rs = resolver().resolve(s, &evsel, chain);
   if (by_address && sel.frame_bits(rs.self)) {
     ++dropped_;
@@ -87,6 +92,27 @@ void SamplePipeline::process_sample(const Sample& s, const Evsel& evsel, uint64_
   std::span<const Frame> frames(&rs.self, 1);
   if (chain && !rs.callchain.empty()) frames = rs.callchain;
   on_sample(s, evsel, period, rs, frames);
+}
+
+bool SamplePipeline::make_repeat_key(const Sample& s, const Evsel& evsel, bool chain) {
+  // A `--call-graph dwarf` chain comes from the registers and stack copy, an LBR one from the
+  // branch stack: words the key leaves out.
+  if (s.has_branch_stack || (chain && (s.sample_type & (kSampleRegsUser | kSampleStackUser)))) {
+    return false;
+  }
+  key_.clear();
+  key_.push_back((uint64_t{static_cast<uint32_t>(s.pid)} << 32) | static_cast<uint32_t>(s.tid));
+  key_.push_back(uint64_t{s.cpumode()} | (uint64_t{chain} << 8) | (uint64_t{evsel.index} << 16));
+  key_.push_back(s.ip);
+  key_.push_back(epochs_.of(s.pid));
+  if (chain) {
+    Bytes b = s.callchain.bytes();
+    size_t at = key_.size();
+    key_.resize(at + b.size() / 8);
+    if (!b.empty()) std::memcpy(key_.data() + at, b.data(), b.size() / 8 * 8);
+  }
+  key_hash_ = RepeatCache::hash(key_);
+  return true;
 }
 
 const std::string& SamplePipeline::event_name_of(const Evsel& evsel) { return names_.of(evsel); }

@@ -7,8 +7,8 @@
 
 #include "open_warnings.h"
 #include "progress_line.h"
+#include "readperf/analysis/symbol_prefetch.h"
 #include "readperf/output/archive_export.h"
-#include "symbol_prefetch.h"
 #include "symbol_source_args.h"
 
 namespace readperf::cli {

@@ -8,12 +8,12 @@
 #include "atomic_output.h"
 #include "open_warnings.h"
 #include "progress_line.h"
+#include "readperf/analysis/symbol_prefetch.h"
 #include "readperf/output/collapsed_exporter.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/output/perf_json_converter.h"
 #include "readperf/output/sqlite_exporter.h"
 #include "readperf/reader/perf_data.h"
-#include "symbol_prefetch.h"
 #include "symbol_source_args.h"
 
 namespace readperf::cli {

@@ -8,10 +8,10 @@
 #include <cstring>
 
 #include "progress_line.h"
+#include "readperf/analysis/symbol_prefetch.h"
 #include "readperf/output/flamegraph_html.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/reader/perf_data.h"
-#include "symbol_prefetch.h"
 #include "symbol_source_args.h"
 
 namespace readperf::cli {

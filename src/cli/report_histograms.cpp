@@ -11,6 +11,7 @@
 
 #include "readperf/analysis/posix_regex.h"
 #include "readperf/analysis/report_session.h"
+#include "readperf/analysis/symbol_prefetch.h"
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/header_printer.h"
 #include "readperf/output/read_values.h"
@@ -21,7 +22,6 @@
 #include "readperf/symbols/demangle.h"
 #include "report_command.h"
 #include "selection_args.h"
-#include "symbol_prefetch.h"
 #include "symbol_source_args.h"
 
 namespace readperf::cli {

@@ -22,10 +22,10 @@
 #ifdef READPERF_PYTHON_SCRIPTING
 #include "readperf/output/script_python.h"
 #endif
+#include "readperf/analysis/symbol_prefetch.h"
 #include "readperf/reader/perf_data.h"
 #include "readperf/reader/record_errors.h"
 #include "selection_args.h"
-#include "symbol_prefetch.h"
 #include "symbol_source_args.h"
 
 namespace readperf::cli {

@@ -6,8 +6,8 @@
 #include <cstdio>
 
 #include "progress_line.h"
+#include "readperf/analysis/symbol_prefetch.h"
 #include "readperf/output/summary_printer.h"
-#include "symbol_prefetch.h"
 #include "symbol_source_args.h"
 
 namespace readperf::cli {

@@ -7,6 +7,7 @@
 
 #include "readperf/analysis/sample_pipeline.h"
 #include "readperf/format/perf_abi.h"
+#include "resolved_row_cache.h"
 
 namespace readperf {
 
@@ -85,7 +86,8 @@ class RecordStreamSink : public SamplePipeline {
       : SamplePipeline(pd, {.symbols = cfg.symbols,
                             .max_stack = cfg.max_stack,
                             .resolution = resolution(cfg),
-                            .selection = cfg.selection}),
+                            .selection = cfg.selection,
+                            .repeat_keys = true}),
         cfg_(cfg),
         emit_(emit) {
     batch_.rows.reserve(cfg.batch_rows);
@@ -110,25 +112,20 @@ class RecordStreamSink : public SamplePipeline {
   }
 
  protected:
+  bool on_repeat(const Sample& s, const Evsel& evsel, uint64_t period,
+                 const RepeatCache::Hash& key) override {
+    RecordRow& row = batch_.rows.emplace_back();
+    if (!repeats_.replay(key, row, batch_.frames)) {
+      batch_.rows.pop_back();
+      return false;
+    }
+    add_sample_fields(row, s, evsel, period);
+    return true;
+  }
+
   void on_sample(const Sample& s, const Evsel& evsel, uint64_t period, const ResolvedSample& rs,
                  std::span<const Frame> frames) override {
     RecordRow& row = batch_.rows.emplace_back();
-    row.type = kRecordSample;
-    row.misc = s.misc;
-    row.cpumode = s.cpumode();
-    row.event = static_cast<int32_t>(evsel.index);
-    row.pid = s.pid;
-    row.tid = s.tid;
-    row.cpu = s.cpu;
-    row.time = s.time;
-    row.ip = s.ip;
-    row.addr = s.addr;
-    row.period = period;
-    row.phys_addr = s.phys_addr;
-    row.weight = s.weight;
-    row.transaction = s.transaction;
-    row.id = s.id;
-    row.file_offset = file_offset_;
     row.comm = strings_.intern(rs.comm);
     const Frame& self = rs.self;
     if (self.map && self.dso) {
@@ -151,6 +148,31 @@ class RecordStreamSink : public SamplePipeline {
       row.frames_count = static_cast<uint32_t>(frames.size());
       for (const Frame& f : frames) add_frame(f);
     }
+    if (const RepeatCache::Hash* key = repeat_key()) {
+      repeats_.keep(*key, row, std::span<const RecordFrame>(batch_.frames).last(row.frames_count));
+    }
+    add_sample_fields(row, s, evsel, period);
+  }
+
+  // The fields a sample gives a row by itself (the resolved ones are set), then the row is
+  // done (the batch may be emitted).
+  void add_sample_fields(RecordRow& row, const Sample& s, const Evsel& evsel, uint64_t period) {
+    row.type = kRecordSample;
+    row.misc = s.misc;
+    row.cpumode = s.cpumode();
+    row.event = static_cast<int32_t>(evsel.index);
+    row.pid = s.pid;
+    row.tid = s.tid;
+    row.cpu = s.cpu;
+    row.time = s.time;
+    row.ip = s.ip;
+    row.addr = s.addr;
+    row.period = period;
+    row.phys_addr = s.phys_addr;
+    row.weight = s.weight;
+    row.transaction = s.transaction;
+    row.id = s.id;
+    row.file_offset = file_offset_;
     if (s.raw_size) add_bytes(row, s.raw);
     if (evsel.attr.type == kTypeTracepoint) row.format = tracepoint_format(evsel);
     row_done();
@@ -235,6 +257,7 @@ class RecordStreamSink : public SamplePipeline {
   const RecordStreamConfig& cfg_;
   const std::function<bool(RecordBatch&)>& emit_;
   StringIds strings_;
+  ResolvedRowCache repeats_;
   RecordBatch batch_;
   uint64_t file_offset_ = 0;
   std::shared_ptr<const TraceFormatter> tracing_;

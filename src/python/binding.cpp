@@ -14,6 +14,7 @@
 
 #include "exports.h"
 #include "readperf/analysis/profile_reader.h"
+#include "readperf/analysis/symbol_prefetch.h"
 #include "readperf/format/perf_abi.h"
 #include "readperf/reader/event_name.h"
 #include "readperf/reader/perf_data.h"
@@ -212,6 +213,7 @@ std::unique_ptr<Recording> open_recording(const std::string& path,
   {
     py::gil_scoped_release release;
     if (data && (model || (*data)->kind() == ContainerKind::kPipe)) {
+      prefetch_symbols(**data, cfg.symbols);
       read = read_profile(**data, cfg);
     } else if (data) {
       read.profile.events = header_events(**data);

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "readperf/analysis/symbol_prefetch.h"
 #include "readperf/output/out_buffer.h"
 #include "readperf/reader/perf_data.h"
 
@@ -23,6 +24,7 @@ Error os_error(std::string_view what, const std::string& path) {
 Status collapsed_text(const std::string& path, const CollapsedConfig& config, std::string& out) {
   auto data = PerfData::open(path);
   if (!data) return tl::unexpected(data.error());
+  prefetch_symbols(**data, config.symbols);
   char* buf = nullptr;
   size_t size = 0;
   FILE* mem = open_memstream(&buf, &size);
@@ -41,6 +43,7 @@ Status collapsed_text(const std::string& path, const CollapsedConfig& config, st
 Status pprof_file(const std::string& path, const PprofConfig& config, const std::string& out_path) {
   auto data = PerfData::open(path);
   if (!data) return tl::unexpected(data.error());
+  prefetch_symbols(**data, config.symbols);
   FILE* f = std::fopen(out_path.c_str(), "wb");
   if (!f) return tl::unexpected(os_error("cannot create", out_path));
   Status st = run_pprof_export(**data, config, f);
@@ -52,6 +55,7 @@ Status sqlite_file(const std::string& path, const SqliteConfig& config,
                    const std::string& out_path) {
   auto data = PerfData::open(path);
   if (!data) return tl::unexpected(data.error());
+  prefetch_symbols(**data, config.symbols);
   return run_sqlite_export(**data, config, out_path);
 }
 

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "readperf/analysis/symbol_prefetch.h"
 #include "readperf/output/record_stream.h"
 #include "readperf/reader/perf_data.h"
 #include "record_object.h"
@@ -215,6 +216,8 @@ py::object iterate_records(const std::string& path, const SymbolConfig& symbols,
         std::lock_guard<std::mutex> lock(ch->mu);
         ch->order = (*data)->order();
       }
+      // The kernel's table parsed beside the first records, as the command line does.
+      prefetch_symbols(**data, cfg.symbols);
       st = stream_records(**data, cfg, [&](RecordBatch& b) {
         {
           std::unique_lock<std::mutex> lock(ch->mu);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "readperf/analysis/report_session.h"
+#include "readperf/analysis/symbol_prefetch.h"
 #include "readperf/format/perf_abi.h"
 #include "readperf/output/report_printer.h"
 #include "readperf/output/trace_text.h"
@@ -86,6 +87,7 @@ py::dict report_table(const std::string& path, const SymbolConfig& symbols, uint
       failed = data.error();
     } else {
       PerfData& pd = **data;
+      prefetch_symbols(pd, symbols);
       RecordingTraits traits = traits_of(pd);
       // cmd_report(): children only over call chains, then in caller order.
       bool cumulate = children && traits.has_callchain;

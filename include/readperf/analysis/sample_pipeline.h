@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "readperf/analysis/counter_deltas.h"
+#include "readperf/analysis/machine_epochs.h"
+#include "readperf/analysis/repeat_cache.h"
 #include "readperf/analysis/resolver.h"
 #include "readperf/analysis/sample_selection.h"
 #include "readperf/reader/event_name.h"
@@ -39,6 +41,10 @@ struct PipelineConfig {
   // The samples handed on; the others are dropped, before resolution where the thread or
   // time decide. Selecting by DSO or symbol resolves the sample's ip even under kThread.
   SampleSelection selection;
+  // Key the resolved samples (repeat_key()), and offer on_repeat() a sample whose key was
+  // handed on before, so that a consumer that keeps what it made of a key need not have the
+  // sample resolved again.
+  bool repeat_keys = false;
 };
 
 class SamplePipeline : public EventSink {
@@ -64,6 +70,17 @@ class SamplePipeline : public EventSink {
                          const ResolvedSample& rs, std::span<const Frame> frames) = 0;
   // Every other kernel record, after the session applied it.
   virtual void on_other(const RecordView& /*r*/, const Sample& /*s*/, const Evsel* /*evsel*/) {}
+  // With repeat_keys, before resolving a sample: `key` is what decides its resolution (its
+  // thread, event, cpumode, ip, call-chain words and the Machine's epoch for its process).
+  // True: the consumer handled the sample as the one of the same key it was handed before,
+  // and nothing is resolved; false: the sample is resolved and handed to on_sample().
+  virtual bool on_repeat(const Sample& /*s*/, const Evsel& /*evsel*/, uint64_t /*period*/,
+                         const RepeatCache::Hash& /*key*/) {
+    return false;
+  }
+  // During on_sample(): the sample's key, or null when it has none (repeat_keys off, or a
+  // sample whose resolution its words do not decide: a stack copy to unwind, a branch stack).
+  const RepeatCache::Hash* repeat_key() const { return keyed_ ? &key_hash_ : nullptr; }
 
   // The resolver (created at the first sample, when the recording's features are known).
   Resolver& resolver();
@@ -74,6 +91,7 @@ class SamplePipeline : public EventSink {
 
  private:
   void process_sample(const Sample& s, const Evsel& evsel, uint64_t period);
+  bool make_repeat_key(const Sample& s, const Evsel& evsel, bool chain);
 
   PipelineConfig config_;
   uint64_t dropped_ = 0;
@@ -84,6 +102,10 @@ class SamplePipeline : public EventSink {
   ResolvedSample thread_only_;  // what kThread hands out
   CounterDeltas counter_deltas_;
   EventNames names_;
+  MachineEpochs epochs_;
+  std::vector<uint64_t> key_;
+  RepeatCache::Hash key_hash_;
+  bool keyed_ = false;
 };
 
 // Options for the process() call the exporters make: ordered when perf would sort.

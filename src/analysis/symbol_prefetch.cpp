@@ -1,32 +1,18 @@
-// Starts loading symbols on other threads as soon as the recording is open, from its header's
-// build-id table (the binaries with samples, and the kernel):
-// - the kernel's, when samples may fall there (may_sample_kernel): /proc/kallsyms takes the
-//   kernel longer to print than the whole report takes to read the samples. The first sample in
-//   the kernel then finds the table parsed (kallsyms.h prefetch_kallsyms), identical to one
-//   loaded then;
-// - from debuginfod (when a server is set), every binary and debug file no local file has, in
-//   parallel (dso_loader.h prefetch_from_debuginfod): the first sample in each then finds it
-//   fetched.
-#pragma once
+// The symbol prefetch (symbol_prefetch.h): the kernel's table and debuginfod's files started
+// on other threads from the header's build-id table.
+#include "readperf/analysis/symbol_prefetch.h"
+
+#include <vector>
 
 #include "readperf/format/perf_abi.h"
-#include "readperf/reader/perf_data.h"
 #include "readperf/symbols/build_id.h"
 #include "readperf/symbols/dso_loader.h"
 #include "readperf/symbols/kallsyms.h"
 #include "readperf/symbols/symbol_cache.h"
-#include "readperf/symbols/symbol_config.h"
 
-namespace readperf::cli {
+namespace readperf {
 
-// Whether a sample may fall in the kernel, so that its table is worth reading before the
-// first one: perf record's build-id table lists the DSOs samples hit (build-id.c
-// build_id__mark_dso_hit), the kernel among them when it was; a recording without that table
-// (perf stat record, --no-buildid) may have kernel samples when some event samples and counts
-// in the kernel, unless it was recorded on another kernel (OSRELEASE), whose samples the
-// running kernel's table would not describe. A guess only: a kernel sample still loads the
-// table it needs when it comes.
-inline bool may_sample_kernel(const PerfData& pd, bool kernel_listed, const SymbolConfig& cfg) {
+bool may_sample_kernel(const PerfData& pd, bool kernel_listed, const SymbolConfig& cfg) {
   if (kernel_listed) return true;
   if (pd.header().features.test(kFeatBuildId)) return false;
   if (const auto& recorded = pd.features().os_release; recorded && !recorded->empty()) {
@@ -40,7 +26,7 @@ inline bool may_sample_kernel(const PerfData& pd, bool kernel_listed, const Symb
   return false;
 }
 
-inline void prefetch_symbols(const PerfData& pd, const SymbolConfig& cfg) {
+void prefetch_symbols(const PerfData& pd, const SymbolConfig& cfg) {
   // A pipe states its features as records: nothing is known yet.
   if (pd.kind() == ContainerKind::kPipe) return;
   // Resolver::load_kernel() takes the kernel Dso's build-id, which header.c
@@ -62,4 +48,4 @@ inline void prefetch_symbols(const PerfData& pd, const SymbolConfig& cfg) {
   prefetch_from_debuginfod(user, cfg);
 }
 
-}  // namespace readperf::cli
+}  // namespace readperf
