@@ -9,6 +9,7 @@ if(NOT TARGET readperf_fuzz_entries)
     ${PROJECT_SOURCE_DIR}/fuzz/fuzz_util.cpp
     ${PROJECT_SOURCE_DIR}/fuzz/perf_file_fuzzer.cpp
     ${PROJECT_SOURCE_DIR}/fuzz/perf_pipe_fuzzer.cpp
+    ${PROJECT_SOURCE_DIR}/fuzz/pprof_merge_fuzzer.cpp
     ${PROJECT_SOURCE_DIR}/fuzz/pprof_symbolize_fuzzer.cpp
     ${PROJECT_SOURCE_DIR}/fuzz/sample_decoder_fuzzer.cpp
     ${PROJECT_SOURCE_DIR}/fuzz/symbol_archive_fuzzer.cpp)

@@ -30,6 +30,8 @@ int fuzz_elf_symbols(const uint8_t* data, size_t size);
 int fuzz_symbol_archive(const uint8_t* data, size_t size);
 // An unsymbolized pprof profile (gzipped or not) symbolized.
 int fuzz_pprof_symbolize(const uint8_t* data, size_t size);
+// Two symbolized pprof profiles merged (a u16 length of the first, then both).
+int fuzz_pprof_merge(const uint8_t* data, size_t size);
 
 struct FuzzTarget {
   std::string_view name;  // also the folder under fuzz/corpus/ and fuzz/regressions/
@@ -41,6 +43,7 @@ inline constexpr FuzzTarget kFuzzTargets[] = {
     {"sample_decoder", fuzz_sample_decoder}, {"features", fuzz_features},
     {"decompressor", fuzz_decompressor},     {"elf_symbols", fuzz_elf_symbols},
     {"symbol_archive", fuzz_symbol_archive}, {"pprof_symbolize", fuzz_pprof_symbolize},
+    {"pprof_merge", fuzz_pprof_merge},
 };
 
 }  // namespace readperf::fuzz

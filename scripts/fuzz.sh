@@ -16,11 +16,11 @@ seconds=${1:-60}
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(perf_file perf_pipe sample_decoder features decompressor elf_symbols
-                                 symbol_archive pprof_symbolize)
+                                 symbol_archive pprof_symbolize pprof_merge)
 # Inputs longer than this are not tried: the seeds are a few KB, and short inputs run faster.
 declare -A max_len=([perf_file]=16384 [perf_pipe]=16384 [sample_decoder]=4096
                     [features]=4096 [decompressor]=8192 [elf_symbols]=16384
-                    [symbol_archive]=16384 [pprof_symbolize]=16384)
+                    [symbol_archive]=16384 [pprof_symbolize]=16384 [pprof_merge]=16384)
 
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DREADPERF_FUZZ=ON -DREADPERF_SANITIZE=ON \
   -DREADPERF_TESTS=OFF >/dev/null

@@ -364,6 +364,17 @@ PYBIND11_MODULE(_readperf, m) {
           },
           py::arg("out"), py::arg("gzip"))
       .def(
+          "pprof",
+          [](const Recording& r, bool gzip) {
+            PprofConfig cfg;
+            cfg.gzip = gzip;
+            std::string bytes;
+            py::object err = run_export(
+                r, cfg, [&](const PprofConfig& c) { return pprof_bytes(r.path, c, bytes); });
+            return py::make_tuple(py::bytes(bytes), err);
+          },
+          py::arg("gzip"))
+      .def(
           "to_sqlite",
           [](const Recording& r, const std::string& out, bool callchains) {
             SqliteConfig cfg;
@@ -395,6 +406,19 @@ PYBIND11_MODULE(_readperf, m) {
         py::arg("symfs") = py::none(), py::arg("kallsyms") = py::none(), py::arg("lines") = false,
         py::arg("srclines") = false, py::arg("max_stack") = 127, py::arg("model") = true,
         py::arg("filters") = py::dict(), py::arg("vmlinux") = py::none());
+  m.def(
+      "merge_pprof",
+      [](const std::vector<std::string>& profiles, bool gzip) {
+        std::string out;
+        Status st;
+        {
+          py::gil_scoped_release release;
+          st = merged_pprof_bytes(profiles, gzip, out);
+        }
+        if (!st) throw py::value_error(st.error().message());
+        return py::bytes(out);
+      },
+      py::arg("profiles"), py::arg("gzip") = true);
   add_record_types(m);
   // Record type names (perf's, and ours for the types newer perf added) by number.
   py::dict record_types;

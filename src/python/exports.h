@@ -1,10 +1,11 @@
-// Recording.collapsed(), to_pprof() and to_sqlite(): the library's exporters, as
-// `readperf export --format collapsed|pprof|sqlite` runs them, on the recording at `path`.
-// Each reads the recording again (the exporters take their samples from the session, as the
+// Recording.collapsed(), pprof(), to_pprof() and to_sqlite(), and merge_pprof(): the library's
+// exporters, as `readperf export --format collapsed|pprof|sqlite` runs them, on the recording at
+// `path`. Each reads the recording again (the exporters take their samples from the session, as the
 // CLI's do). An error stops the export: what was written before it is kept.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "readperf/format/error.h"
 #include "readperf/output/collapsed_exporter.h"
@@ -18,6 +19,12 @@ Status collapsed_text(const std::string& path, const CollapsedConfig& config, st
 
 // The profile.proto (gzipped unless config.gzip is false) written to `out_path`.
 Status pprof_file(const std::string& path, const PprofConfig& config, const std::string& out_path);
+
+// The profile.proto (gzipped unless config.gzip is false) into `out`.
+Status pprof_bytes(const std::string& path, const PprofConfig& config, std::string& out);
+
+// `profiles` merged (pprof_merge.h) into `out`.
+Status merged_pprof_bytes(const std::vector<std::string>& profiles, bool gzip, std::string& out);
 
 // The database written to `out_path`, replacing any file there.
 Status sqlite_file(const std::string& path, const SqliteConfig& config,

@@ -3,6 +3,7 @@ host names plus one damaged file: 40 recordings. The fleet's totals must be the 
 file's `readperf report` totals, exactly; the damaged file gives an error row with its offset
 and the job goes on."""
 
+import gzip
 import os
 import re
 import shutil
@@ -156,6 +157,36 @@ def test_merge_is_the_sum_of_the_files_collapsed(fleet, client):
     # The damaged file is an error row; the rest is merged.
     assert list(merged.errors["path"]) == [bad]
     assert int(merged.errors["offset"].iloc[0]) == at
+
+
+def test_merge_pprof_is_the_sum_of_the_files_pprof(fleet, client):
+    import pprof_decode
+    paths, hosts, bad, at = fleet
+    merged = rpd.merge(paths, hosts=hosts, client=client, format="pprof", buildid_dir=BUILDID)
+    # Each file's `readperf export --format pprof`, decoded and summed here.
+    want, names = {}, []
+    for p in paths:
+        if p == bad:
+            continue
+        out = subprocess.run(
+            [READPERF, "--buildid-dir", BUILDID, "export", "--format", "pprof", "-i", p],
+            check=True, capture_output=True, env=dict(os.environ, DEBUGINFOD_URLS="")).stdout
+        totals, types = pprof_decode.totals(out)
+        want = pprof_decode.add(want, totals)
+        names += [n for n in types if n not in names]
+    assert want
+    got, got_names = pprof_decode.totals(merged.profile)
+    assert got == want
+    assert sorted(got_names) == sorted(names)
+    assert list(merged.errors["path"]) == [bad]
+    assert int(merged.errors["offset"].iloc[0]) == at
+    # One file: its own export.
+    one = rpd.merge(paths[:1], client=client, format="pprof", buildid_dir=BUILDID)
+    assert gzip.decompress(one.profile) == readperf.open(
+        paths[0], buildid_dir=BUILDID).pprof(gzip=False)
+    # Only the damaged file: no profile, its error row.
+    none = rpd.merge([bad], client=client, format="pprof")
+    assert none.profile == b"" and list(none.errors["path"]) == [bad]
 
 
 def test_merge_of_one_file_is_its_collapsed(fleet, client):

@@ -449,6 +449,54 @@ def test_exports_of_a_damaged_recording(tmp_path):
         rec.to_pprof(tmp_path / "p.pb.gz")
 
 
+@pytest.mark.parametrize("case", ["spin-fp", "dwarf-cxx", "pipe", "group-sw", "zstd"])
+def test_pprof_bytes_and_a_merge_of_one(case, tmp_path):
+    want = str(tmp_path / "cli.pb.gz")
+    args, kw = symbol_options(case)
+    readperf_export(recording(case), "pprof", *args, output=want)
+    rec = open_case(case, **kw)
+    bare = rec.pprof(gzip=False)
+    assert bare == gzip.decompress(open(want, "rb").read())
+    # Merged alone, a profile is built again into the same bytes.
+    assert readperf.merge_pprof([bare], gzip=False) == bare
+    assert gzip.decompress(readperf.merge_pprof([rec.pprof()])) == bare
+
+
+def test_merge_pprof_sums_equal_samples_and_unites_sample_types():
+    import pprof_decode
+    a = open_case("spin-fp").pprof()
+    b = open_case("default").pprof(gzip=False)
+    c = open_case("group-sw").pprof()
+    (ta, na), (tb, nb), (tc, nc) = (pprof_decode.totals(p) for p in (a, b, c))
+    merged, names = pprof_decode.totals(readperf.merge_pprof([a, b, c, a]))
+    assert merged == pprof_decode.add(pprof_decode.add(pprof_decode.add(ta, tb), tc), ta)
+    # The first profile's types, then each new one in the order seen.
+    want = list(na)
+    for n in nb + nc:
+        if n not in want:
+            want.append(n)
+    assert names == want and len(set(na + nb + nc)) > len(na)
+    # The same samples twice: each value doubled, no sample added.
+    twice, _ = pprof_decode.totals(readperf.merge_pprof([a, a]))
+    assert twice.keys() == ta.keys()
+    assert all(twice[k] == {n: 2 * v for n, v in ta[k].items()} for k in ta)
+
+
+def test_merge_pprof_names_the_profile_it_cannot_take(tmp_path):
+    good = open_case("spin-fp").pprof(gzip=False)
+    with pytest.raises(ValueError, match="^profile 1: "):
+        readperf.merge_pprof([good, good[: len(good) // 2]])
+    with pytest.raises(ValueError, match="^profile 0: offset 0x28: gzip: cut short"):
+        readperf.merge_pprof([gzip.compress(good)[:40], good])
+    unsymbolized = str(tmp_path / "u.pb.gz")
+    readperf_export(recording("spin-fp"), "pprof", "--no-symbolize", output=unsymbolized)
+    with pytest.raises(ValueError, match="^profile 2: an unsymbolized profile"):
+        readperf.merge_pprof([good, good, open(unsymbolized, "rb").read()])
+    # Nothing to merge: a profile without samples.
+    import pprof_decode
+    assert pprof_decode.totals(readperf.merge_pprof([])) == ({}, [])
+
+
 def test_export_to_a_bad_path(tmp_path):
     rec = open_case("spin-fp")
     with pytest.raises(OSError, match="cannot create"):

@@ -26,7 +26,7 @@ import os as _os
 
 from . import _readperf
 
-__all__ = ["open", "records", "Recording", "Record", "ReadError"]
+__all__ = ["open", "records", "merge_pprof", "Recording", "Record", "ReadError"]
 
 
 class _Numpy:
@@ -119,6 +119,16 @@ def records(path, buildid_dir=None, symfs=None, kallsyms=None, partial=False, ma
     rec = _open(path, buildid_dir, symfs, kallsyms, partial, False, False, max_stack, False,
                 vmlinux=vmlinux)
     return rec.records(types=types, events=events, callchains=callchains)
+
+
+def merge_pprof(profiles, gzip=True):
+    """One pprof profile of many (bytes of Recording.pprof() or of `readperf export --format
+    pprof` files, gzipped or bare), as `pprof -proto a.pb.gz b.pb.gz` merges them: equal
+    samples (same stack, comm and pid) summed, DurationNanos summed; profiles of other events
+    give the union of their sample types (pprof refuses them). The profiles must be symbolized
+    (not `--no-symbolize`); ValueError names the first that is not, or does not decode (its
+    index). Merging one profile gives its bytes back."""
+    return _readperf.merge_pprof([bytes(p) for p in profiles], gzip=gzip)
 
 
 def _open(path, buildid_dir, symfs, kallsyms, partial, lines, srclines, max_stack, model,
@@ -419,6 +429,13 @@ class Recording:
                                        event=event or "", count=count)
         self._check(err)
         return out.decode("utf-8", "surrogateescape")
+
+    def pprof(self, gzip=True):
+        """The bytes `readperf export --format pprof` writes: a gzipped profile.proto (bare
+        protobuf with gzip=False). readperf.merge_pprof() merges such profiles."""
+        out, err = self._raw.pprof(gzip=gzip)
+        self._check(err)
+        return out
 
     def to_pprof(self, path, gzip=True):
         """Writes `readperf export --format pprof -o PATH`: a gzipped profile.proto (bare

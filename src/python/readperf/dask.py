@@ -14,6 +14,8 @@
     ddf = rpd.read_samples(paths, hosts=names)           # a dask DataFrame, one partition a file
     merged = rpd.merge(paths, client=client)             # one collapsed profile of every file
     open("fleet.folded", "w").write(merged.profile)      # flamegraph.pl fleet.folded > fleet.svg
+    pb = rpd.merge(paths, client=client, format="pprof")  # one pprof profile of every file
+    open("fleet.pb.gz", "wb").write(pb.profile)          # pprof -top fleet.pb.gz
 
 Workers need only this package and the files (paths on shared storage): each opens its own.
 A file that fails to read gives an error row and the job goes on without its samples.
@@ -166,7 +168,7 @@ def _folded_counts(path, host, open_kw):
     try:
         text = readperf.open(path, **open_kw).collapsed()
     except readperf.ReadError as e:
-        return {}, {"path": os.fspath(path), "host": host, "offset": e.offset, "message": str(e)}
+        return {}, _error_row(path, host, e)
     counts = {}
     for line in text.splitlines():
         stack, _, count = line.rpartition(" ")
@@ -187,27 +189,72 @@ def _file_folded(path, host, open_kw):
     return counts, [err] if err is not None else []
 
 
+def _error_row(path, host, e):
+    offset = getattr(e, "offset", None)
+    return {"path": os.fspath(path), "host": host, "offset": offset, "message": str(e)}
+
+
+def _file_pprof(path, host, open_kw):
+    """(bare profile.proto of one file or None, [its path and host], [error rows])."""
+    try:
+        profile = readperf.open(path, **open_kw).pprof(gzip=False)
+    except readperf.ReadError as e:
+        return None, [], [_error_row(path, host, e)]
+    return profile, [(os.fspath(path), host)], []
+
+
+def _merge_pprofs(a, b):
+    """Two (profile, files, errors) merged. A side that cannot be added (a profile of another
+    tool that does not decode) becomes error rows of its files."""
+    if a[0] is None or b[0] is None:
+        kept = a if b[0] is None else b
+        return kept[0], kept[1], a[2] + b[2]
+    try:
+        merged = readperf.merge_pprof([a[0], b[0]], gzip=False)
+    except ValueError as e:
+        message = "not merged: %s" % (str(e).replace("profile 1: ", "", 1),)
+        rows = [{"path": p, "host": h, "offset": None, "message": message} for p, h in b[1]]
+        return a[0], a[1], a[2] + b[2] + rows
+    return merged, a[1] + b[1], a[2] + b[2]
+
+
+def _tree(level, combine):
+    """The delayed values of `level` combined pairwise, as a tree (on the workers)."""
+    import dask
+    while len(level) > 1:
+        level = [dask.delayed(combine)(level[i], level[i + 1]) if i + 1 < len(level)
+                 else level[i] for i in range(0, len(level), 2)]
+    return level[0]
+
+
 def merge(paths, hosts=None, client=None, format="collapsed", **open_kw):  # pylint: disable=redefined-builtin
-    """One profile of many recordings: each file's `readperf export --format collapsed`
-    (Recording.collapsed()) read by a worker, the stacks' counts summed pairwise on the
-    workers (only the merged profile comes back). MergedProfile(profile, errors): the folded
-    stacks, sorted as the export sorts them, for flamegraph.pl or speedscope; errors, one row
-    per file that could not be read (path, host, offset, message), whose stacks are left out.
+    """One profile of many recordings, merged pairwise on the workers (only the merged profile
+    comes back). MergedProfile(profile, errors), errors one row per file left out (path, host,
+    offset, message): one that could not be read.
+    - format="collapsed": each file's `readperf export --format collapsed`
+      (Recording.collapsed()), the stacks' counts summed; `profile` the folded stacks, sorted
+      as the export sorts them, for flamegraph.pl or speedscope.
+    - format="pprof": each file's `readperf export --format pprof` (Recording.pprof()),
+      merged as `pprof -proto` merges (readperf.merge_pprof()); `profile` the gzipped
+      profile.proto bytes, for `pprof` and profile viewers (b"" without any readable file).
     """
     import dask
-    if format != "collapsed":
-        raise ValueError("merge: format %r is not supported (only 'collapsed')" % (format,))
+    if format not in ("collapsed", "pprof"):
+        raise ValueError("merge: format %r is not supported ('collapsed' or 'pprof')" % (format,))
     paths, hosts = _hosts(paths, hosts)
-    level = [dask.delayed(_file_folded, pure=False)(p, h, open_kw) for p, h in zip(paths, hosts)]
+    pprof = format == "pprof"
+    one = _file_pprof if pprof else _file_folded
+    level = [dask.delayed(one, pure=False)(p, h, open_kw) for p, h in zip(paths, hosts)]
     if not level:
-        return MergedProfile("", pd.DataFrame([], columns=ERROR_COLUMNS))
-    while len(level) > 1:
-        level = [dask.delayed(_sum_folded)(level[i], level[i + 1]) if i + 1 < len(level)
-                 else level[i] for i in range(0, len(level), 2)]
-    if client is not None:
-        counts, errors = client.compute(level[0]).result()
-    else:
-        counts, errors = level[0].compute()
+        return MergedProfile(b"" if pprof else "", pd.DataFrame([], columns=ERROR_COLUMNS))
+    top = _tree(level, _merge_pprofs if pprof else _sum_folded)
+    result = client.compute(top).result() if client is not None else top.compute()
+    if pprof:
+        profile, _, errors = result
+        # The one gzip at the end: the workers pass bare protobuf between them.
+        profile = readperf.merge_pprof([profile]) if profile is not None else b""
+        return MergedProfile(profile, pd.DataFrame(errors, columns=ERROR_COLUMNS))
+    counts, errors = result
     # stackcollapse-perf.pl's order: the stacks sorted as byte strings.
     stacks = sorted(counts, key=lambda st: st.encode("utf-8", "surrogateescape"))
     profile = "".join("%s %d\n" % (st, counts[st]) for st in stacks)

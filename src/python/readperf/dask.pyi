@@ -15,7 +15,7 @@ class FleetCosts(NamedTuple):
     errors: pd.DataFrame
 
 class MergedProfile(NamedTuple):
-    profile: str
+    profile: Union[str, bytes]
     errors: pd.DataFrame
 
 def read_samples(paths: Sequence[_Path], hosts: Optional[Sequence[str]] = ...,
