@@ -4,22 +4,12 @@
 
 #include <iterator>
 
+#include "readperf/format/hash_mix.h"
 #include "readperf/format/perf_abi.h"
 
 namespace readperf {
 
 namespace {
-
-uint64_t mix(uint64_t h, uint64_t x) {
-  h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-  return h;
-}
-
-uint64_t finish_hash(uint64_t h) {
-  h ^= h >> 31;
-  h *= 0x94d049bb133111ebull;
-  return h ^ (h >> 29);
-}
 
 uint64_t ptr(const void* p) { return reinterpret_cast<uintptr_t>(p); }
 
@@ -40,28 +30,28 @@ void Profile::stack_frames(uint32_t s, std::vector<uint32_t>& out) const {
 }
 
 size_t ProfileBuilder::FrameKeyHash::operator()(const FrameKey& k) const {
-  uint64_t h = mix(k.ip, k.addr);
-  h = mix(h, k.sym_addr);
-  h = mix(h, k.map_start);
-  h = mix(h, k.map_end);
-  h = mix(h, k.map_pgoff);
-  h = mix(h, ptr(k.dso));
-  h = mix(h, ptr(k.sym));
-  h = mix(h, ptr(k.record));
-  h = mix(h, uint64_t{k.cpumode} | uint64_t{k.flags} << 8 |
-                 uint64_t{static_cast<uint8_t>(k.level)} << 16 | uint64_t{k.chain} << 24);
-  return static_cast<size_t>(finish_hash(h));
+  uint64_t h = hash_mix(k.ip, k.addr);
+  h = hash_mix(h, k.sym_addr);
+  h = hash_mix(h, k.map_start);
+  h = hash_mix(h, k.map_end);
+  h = hash_mix(h, k.map_pgoff);
+  h = hash_mix(h, ptr(k.dso));
+  h = hash_mix(h, ptr(k.sym));
+  h = hash_mix(h, ptr(k.record));
+  h = hash_mix(h, uint64_t{k.cpumode} | uint64_t{k.flags} << 8 |
+                      uint64_t{static_cast<uint8_t>(k.level)} << 16 | uint64_t{k.chain} << 24);
+  return static_cast<size_t>(hash_finish(h));
 }
 
 size_t ProfileBuilder::PairHash::operator()(uint64_t k) const {
-  return static_cast<size_t>(finish_hash(k * 0x9e3779b97f4a7c15ull));
+  return static_cast<size_t>(hash_finish(k * 0x9e3779b97f4a7c15ull));
 }
 
 size_t ProfileBuilder::MappingKeyHash::operator()(const MappingKey& k) const {
-  uint64_t h = mix(ptr(k.dso), k.start);
-  h = mix(h, k.end);
-  h = mix(h, k.pgoff);
-  return static_cast<size_t>(finish_hash(h));
+  uint64_t h = hash_mix(ptr(k.dso), k.start);
+  h = hash_mix(h, k.end);
+  h = hash_mix(h, k.pgoff);
+  return static_cast<size_t>(hash_finish(h));
 }
 
 ProfileBuilder::ProfileBuilder(ProfileOptions options) : options_(options) {

@@ -40,6 +40,7 @@ struct RecordFrame {
   uint8_t binding = 0;
   bool has_symbol = false;
   bool has_map = false;
+  bool operator==(const RecordFrame&) const = default;
 };
 
 // One record. For a SAMPLE: the sample's fields, its thread's comm, its own address's dso and
