@@ -14,10 +14,10 @@ packages=(
   libzstd-dev                              # PERF_RECORD_COMPRESSED
   libxxhash-dev                            # XXH3, the report's repeat-cache hash
   libtraceevent-dev                        # tracepoint formats (perf script)
-  libelf-dev libdw-dev zlib1g-dev          # symbols: ELF, DWARF, compressed sections
+  libelf-dev libdw-dev zlib1g-dev          # symbols: ELF, DWARF, compressed sections, .ko.gz
   libdebuginfod-dev debuginfod             # symbols from debuginfod servers, and one for the tests
   zstd                                     # the symbol-archive tests list archives with tar --zstd
-  liblzma-dev                              # symbols: MiniDebugInfo (.gnu_debugdata)
+  liblzma-dev                              # symbols: MiniDebugInfo (.gnu_debugdata), .ko.xz
   libzydis-dev                             # script's insn field: x86 instruction lengths
   libsqlite3-dev sqlite3                   # export --format sqlite, and its tests' queries
   libbabeltrace-dev babeltrace2            # data convert --to-ctf (perf's CTF writer), its tests' reader

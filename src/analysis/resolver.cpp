@@ -4,6 +4,7 @@
 
 #include "readperf/analysis/missing_symbols.h"
 #include "readperf/format/perf_abi.h"
+#include "readperf/symbols/compressed_file.h"
 
 namespace readperf {
 
@@ -298,9 +299,10 @@ char Resolver::symtab_origin(const Dso* dso) const {
   // DSO_BINARY_TYPE__KALLSYMS for the kernel and the modules kallsyms split off.
   if (e.section) return 'v';
   // A module Dso is made with DSO_BINARY_TYPE__SYSTEM_PATH_KMODULE (dso__set_module_info()),
-  // which stays unless its .ko came from elsewhere.
+  // the next type, SYSTEM_PATH_KMODULE_COMP, for a compressed one; it stays unless its .ko came
+  // from elsewhere.
   if (e.ko) return e.ko->origin;
-  if (dso->is_module) return 'K';
+  if (dso->is_module) return kmod_compression(dso->long_name) == FileCompression::kNone ? 'K' : 'm';
   if (e.kernel) {
     if (!kernel_ || !kernel_->found()) return '!';
     return kernel_->from_vmlinux ? 'v' : 'k';

@@ -9,14 +9,15 @@ namespace readperf {
 
 std::string module_short_name(std::string_view path) {
   // dso.c __kmod_path__parse(): the name after the last '/', then the last '.' (before a
-  // compression suffix) marks the ".ko".
+  // compression suffix perf reads: is_supported_compression(), gz and xz in Debian's perf 6.1,
+  // the symbols layer's kmod_compression()) marks the ".ko". "ext4.ko.zst" is no module.
   size_t slash = path.rfind('/');
   std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
   if (!name.empty() && name[0] == '[') return std::string(name);
   size_t dot = name.rfind('.');
   if (dot == std::string_view::npos) return std::string(name);
   std::string_view ext = name.substr(dot + 1);
-  if ((ext == "gz" || ext == "xz" || ext == "zst") && dot >= 3) dot -= 3;
+  if ((ext == "gz" || ext == "xz") && dot >= 3) dot -= 3;
   std::string out;
   if (dot > 0 && name.substr(dot, 3) == ".ko") {
     out = "[" + std::string(name.substr(0, dot)) + "]";

@@ -6,14 +6,29 @@
 
 #include "elf_file.h"
 #include "kernel_elf_symbols.h"
+#include "readperf/symbols/compressed_file.h"
 #include "readperf/symbols/dso_loader.h"
 #include "readperf/symbols/symbol_files.h"
 
 namespace readperf {
 
+namespace {
+
+// symsrc__init() for a module Dso named with a compression (dso__needs_decompress()): every
+// candidate, the build-id cache's too, is decompressed when it has that format's magic
+// (dso__decompress_kmodule_fd()), else read as it is.
+Result<ElfFile> open_module_file(const std::string& path, FileCompression comp) {
+  ASSIGN_OR_RETURN(std::optional<std::vector<char>> image, read_decompressed(path, comp));
+  if (!image) return ElfFile::open(path);
+  return ElfFile::from_memory(path, std::move(*image));
+}
+
+}  // namespace
+
 Result<ModuleSymbols> load_kernel_module(const std::string& long_name, const BuildId& build_id,
                                          const SymbolConfig& config, std::span<const Symbol> late) {
   ModuleSymbols out;
+  const FileCompression comp = kmod_compression(long_name);
   // dso.c dso__read_binary_type_filename(): the build-id cache's copy ("elf", or "kallsyms"
   // for a module only known as "[name]", dso__is_kallsyms()), its debug file, then
   // SYMFS/long_name.
@@ -34,7 +49,7 @@ Result<ModuleSymbols> load_kernel_module(const std::string& long_name, const Bui
       out.attempts.push_back(fmt::format("{} {}: missing", origin, path.empty() ? "-" : path));
       continue;
     }
-    Result<ElfFile> elf = ElfFile::open(path);
+    Result<ElfFile> elf = open_module_file(path, comp);
     if (!elf) {
       out.attempts.push_back(fmt::format("{} {}: {}", origin, path, elf.error().what()));
       continue;
@@ -55,7 +70,9 @@ Result<ModuleSymbols> load_kernel_module(const std::string& long_name, const Bui
     }
     out.attempts.push_back(fmt::format("{} {}: used", origin, path));
     out.path = path;
-    out.origin = origin;
+    // symsrc__init(): a decompressed file takes the Dso's own binary type,
+    // SYSTEM_PATH_KMODULE_COMP ('m'), wherever it was found.
+    out.origin = comp == FileCompression::kNone ? origin : 'm';
     out.text_pgoff = placed->text ? placed->text->pgoff : 0;
     out.symbols = std::move(placed->symbols);
     out.sections = std::move(placed->sections);

@@ -3,7 +3,8 @@
 // symbol-elf.c dso__load_sym() with kmodule): the first candidate with a .symtab, its build-id
 // checked against the recorded one; symbols at file offsets, the module's map looking up
 // ip - start + .text's file offset. Without a .ko, a module keeps the symbols kallsyms gives
-// it (kallsyms.h).
+// it (kallsyms.h). A module recorded as "NAME.ko.xz" or "NAME.ko.gz" has its files decompressed
+// in memory (compressed_file.h).
 //
 //   Result<ModuleSymbols> m =
 //   load_kernel_module("/lib/modules/6.1.0-13-amd64/kernel/fs/ext4/ext4.ko",
@@ -27,7 +28,7 @@ namespace readperf {
 struct ModuleSymbols {
   std::string path;  // the file read (dso->symsrc_filename: what addr2line reads)
   // dso__symtab_origin(): 'B' (build-id cache), 'D' (its debug file), 'K' (the module's
-  // path).
+  // path); 'm' (SYSTEM_PATH_KMODULE_COMP) for any of them when the module's name is compressed.
   char origin = 'K';
   uint64_t text_pgoff = 0;  // the module map's pgoff from now on (.text's file offset)
   SymbolTable symbols;
