@@ -122,6 +122,29 @@ def test_read_samples_has_a_partition_per_file(fleet, client):
     assert int(per_host.sum()) == HOSTS * sum(report_total(c) for c in CASES)
 
 
+def test_read_samples_splits_large_files_by_time(fleet, client):
+    paths, hosts, bad, _ = fleet
+    # Two hosts' files and the damaged one; files over 20 kB in about size / 20 kB windows.
+    some = [i for i, h in enumerate(hosts) if h in ("host-00", "host-01", "host-bad")]
+    ps, hs = [paths[i] for i in some], [hosts[i] for i in some]
+    whole = rpd.read_samples(ps, hosts=hs, buildid_dir=BUILDID)
+    split = rpd.read_samples(ps, hosts=hs, chunk_bytes=20000, buildid_dir=BUILDID)
+    sizes = {p: os.path.getsize(p) for p in ps}
+    assert split.npartitions > whole.npartitions == len(ps)
+    assert split.npartitions >= sum(-(-s // 20000) for p, s in sizes.items() if p != bad) // 2
+    a, b = client.compute([whole, split], sync=True)
+    # Every sample once, in the same rows: the windows split the samples without a gap or an
+    # overlap. (A stack_id numbers the stacks of its partition's model.)
+    key = ["path", "time", "tid", "cpu", "event", "period", "symbol", "dso"]
+    a = a.drop(columns="stack_id").sort_values(key, kind="stable").reset_index(drop=True)
+    b = b.drop(columns="stack_id").sort_values(key, kind="stable").reset_index(drop=True)
+    pd.testing.assert_frame_equal(a, b)
+    assert len(a) > 0
+    # A time filter of the caller's: no windows of our own.
+    assert rpd.read_samples(ps, hosts=hs, chunk_bytes=20000, time="0%-50%",
+                            buildid_dir=BUILDID).npartitions == len(ps)
+
+
 def folded(text):
     """{stack: count} of a collapsed profile."""
     counts = {}

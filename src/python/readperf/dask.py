@@ -55,9 +55,12 @@ def _hosts(paths, hosts):
     return paths, hosts
 
 
-def _sample_frame(path, host, open_kw):
-    """One file's samples with host and path columns (names as plain strings, so that
-    partitions of different files concatenate), or an empty frame when it cannot be read."""
+def _sample_frame(path, host, open_kw, time=None):
+    """One file's samples (those of `time` only, a time filter, when given) with host and path
+    columns (names as plain strings, so that partitions of different files concatenate), or an
+    empty frame when it cannot be read."""
+    if time is not None:
+        open_kw = dict(open_kw, time=time)
     try:
         df = readperf.open(path, **open_kw).samples()
     except readperf.ReadError:
@@ -80,14 +83,58 @@ def _empty_samples():
     })
 
 
-def read_samples(paths, hosts=None, **open_kw):
-    """A dask DataFrame of every file's samples, one partition per file, with `host` (default:
-    the file's directory name) and `path` columns. Files that cannot be read give no rows
-    (fleet_costs() reports them)."""
+def _size_of(path):
+    """The bytes of a recording: a file's, or a `perf record --threads` directory's files'."""
+    if os.path.isdir(path):
+        return sum(os.path.getsize(os.path.join(path, f)) for f in os.listdir(path)
+                   if os.path.isfile(os.path.join(path, f)))
+    return os.path.getsize(path)
+
+
+def _time_windows(path, chunk_bytes):
+    """Time filters ("start,stop", perf's --time syntax to the nanosecond) that split the
+    recording's samples into about size / chunk_bytes partitions of equal time spans, from the
+    first and last sample times its header states (HEADER_SAMPLE_TIME); [None] (one partition)
+    for a smaller file, one without those times (a pipe, an older perf) or one unreadable here
+    (its worker then reports it)."""
+    try:
+        n = -(-_size_of(path) // chunk_bytes)
+    except OSError:
+        return [None]
+    if n <= 1:
+        return [None]
+    try:
+        header = readperf._open(path, None, None, None, True, False, False, 127, False).header
+    except readperf.ReadError:
+        return [None]
+    first, last = header.get("sample_time") or (0, 0)
+    if not first or last <= first:
+        return [None]
+    span = last - first + 1
+    n = min(n, span)
+    bounds = [first + span * i // n for i in range(n + 1)]
+    stamp = lambda ns: "%d.%09d" % divmod(ns, 10**9)
+    # Windows are inclusive at both ends: each ends a nanosecond before the next begins.
+    return ["%s,%s" % (stamp(bounds[i]), stamp(bounds[i + 1] - 1)) for i in range(n)]
+
+
+def read_samples(paths, hosts=None, chunk_bytes=None, **open_kw):
+    """A dask DataFrame of every file's samples, with `host` (default: the file's directory
+    name) and `path` columns: one partition per file, or with `chunk_bytes`, files larger than
+    that split into about size / chunk_bytes partitions by time (each worker reads the whole
+    file, resolving only its window's samples: the work of a large file spread over workers;
+    not with a `time` filter of your own). A `stack_id` numbers the stacks of its partition
+    (Recording.stacks() of that file, or of that window). Files that cannot be read give no
+    rows (fleet_costs() reports them)."""
     import dask
     import dask.dataframe as dd
     paths, hosts = _hosts(paths, hosts)
-    parts = [dask.delayed(_sample_frame)(p, h, open_kw) for p, h in zip(paths, hosts)]
+    parts = []
+    for p, h in zip(paths, hosts):
+        windows = [None]
+        if chunk_bytes and "time" not in open_kw:
+            windows = _time_windows(p, chunk_bytes)
+        parts += [dask.delayed(_sample_frame)(p, h, open_kw, w) for w in windows]
     return dd.from_delayed(parts, meta=_empty_samples(), verify_meta=False)
 
 

@@ -19,6 +19,7 @@ class MergedProfile(NamedTuple):
     errors: pd.DataFrame
 
 def read_samples(paths: Sequence[_Path], hosts: Optional[Sequence[str]] = ...,
+                 chunk_bytes: Optional[int] = ...,
                  **open_kw: Any) -> Any: ...  # a dask.dataframe.DataFrame
 def file_costs(path: _Path, host: Optional[str] = ...,
                **open_kw: Any) -> Tuple[pd.DataFrame, Optional[dict]]: ...
