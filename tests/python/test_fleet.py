@@ -145,6 +145,40 @@ def test_read_samples_splits_large_files_by_time(fleet, client):
                             buildid_dir=BUILDID).npartitions == len(ps)
 
 
+def test_shipped_bytes_for_workers_without_the_files(fleet, client, tmp_path):
+    paths, hosts, bad, at = fleet
+    # Copies the workers will not find: shipped when the graph is made, then deleted.
+    some = [(p, h) for p, h in zip(paths, hosts) if h in ("host-00", "host-bad")]
+    copies, names = [], []
+    for i, (p, h) in enumerate(some):
+        c = tmp_path / ("%d.data" % i)
+        shutil.copy(p, c)
+        copies.append(str(c))
+        names.append(h)
+    ddf = rpd.read_samples(copies, hosts=names, client=client, ship=True, buildid_dir=BUILDID)
+    want = rpd.read_samples([p for p, _ in some], hosts=names, buildid_dir=BUILDID)
+    for c in copies:
+        os.remove(c)
+    got, want = client.compute([ddf, want], sync=True)
+    assert len(got) == len(want) > 0
+    assert int(got["period"].sum()) == int(want["period"].sum())
+    assert set(got["path"]) == set(copies[:-1])  # the damaged copy gives no rows
+    # fleet_costs and merge take the bytes too; the damaged file is still an error row, named
+    # by its path, with its offset.
+    for c, (p, _) in zip(copies, some):
+        shutil.copy(p, c)
+    shipped = rpd.fleet_costs(copies, hosts=names, client=client, ship=True, buildid_dir=BUILDID)
+    local = rpd.fleet_costs([p for p, _ in some], hosts=names, client=client, buildid_dir=BUILDID)
+    pd.testing.assert_frame_equal(shipped.costs, local.costs)
+    assert list(shipped.errors["path"]) == [copies[-1]]
+    assert int(shipped.errors["offset"].iloc[0]) == at
+    merged = rpd.merge(copies, hosts=names, client=client, ship=True, buildid_dir=BUILDID)
+    assert merged.profile == rpd.merge([p for p, _ in some], hosts=names, client=client,
+                                       buildid_dir=BUILDID).profile
+    with pytest.raises(ValueError, match="needs a client"):
+        rpd.fleet_costs(copies, ship=True)
+
+
 def folded(text):
     """{stack: count} of a collapsed profile."""
     counts = {}

@@ -497,6 +497,28 @@ def test_merge_pprof_names_the_profile_it_cannot_take(tmp_path):
     assert pprof_decode.totals(readperf.merge_pprof([])) == ({}, [])
 
 
+def test_open_bytes_reads_a_recording_held_in_memory(tmp_path):
+    path = recording("spin-fp")
+    data = open(path, "rb").read()
+    rec = readperf.open_bytes(data, name="shipped/spin-fp", buildid_dir=BUILDID)
+    want = readperf.open(path, buildid_dir=BUILDID)
+    pd.testing.assert_frame_equal(rec.samples(), want.samples())
+    assert rec.path == "shipped/spin-fp" and "shipped/spin-fp" in repr(rec)
+    # What reads the file again (the exports, records()) reads the same bytes.
+    assert rec.collapsed() == want.collapsed()
+    assert rec.pprof() == want.pprof()
+    assert sum(1 for _ in rec.records(types="SAMPLE")) == len(want)
+    # Damage: ReadError names the recording by `name`, with the offset.
+    bad = str(tmp_path / "bad.data")
+    at = damaged_copy(GOLDEN, bad)
+    with pytest.raises(readperf.ReadError) as err:
+        readperf.open_bytes(open(bad, "rb").read(), name="shipped/bad")
+    assert err.value.path == "shipped/bad" and err.value.offset == at
+    assert "/proc/self/fd" not in str(err.value)
+    partial = readperf.open_bytes(memoryview(open(bad, "rb").read()), partial=True)
+    assert partial.errors and len(partial) > 0
+
+
 def test_export_to_a_bad_path(tmp_path):
     rec = open_case("spin-fp")
     with pytest.raises(OSError, match="cannot create"):

@@ -26,7 +26,7 @@ import os as _os
 
 from . import _readperf
 
-__all__ = ["open", "records", "merge_pprof", "Recording", "Record", "ReadError"]
+__all__ = ["open", "open_bytes", "records", "merge_pprof", "Recording", "Record", "ReadError"]
 
 
 class _Numpy:
@@ -119,6 +119,41 @@ def records(path, buildid_dir=None, symfs=None, kallsyms=None, partial=False, ma
     rec = _open(path, buildid_dir, symfs, kallsyms, partial, False, False, max_stack, False,
                 vmlinux=vmlinux)
     return rec.records(types=types, events=events, callchains=callchains)
+
+
+class _MemoryFile:
+    """Bytes as a file (memfd_create: in memory, no file system) at a path the library opens
+    like any other, /proc/self/fd/N, as long as this object lives."""
+
+    def __init__(self, data):
+        self._fd = _os.memfd_create("readperf", _os.MFD_CLOEXEC)
+        view = memoryview(data).cast("B")
+        while view:
+            view = view[_os.write(self._fd, view):]
+        self.path = "/proc/self/fd/%d" % self._fd
+
+    def __del__(self):
+        if getattr(self, "_fd", None) is not None:
+            _os.close(self._fd)
+            self._fd = None
+
+
+def open_bytes(data, name="<bytes>", **open_kw):
+    """open() of a recording held in memory (bytes, bytearray, memoryview of a perf.data file
+    or a saved pipe stream), e.g. shipped to a worker that cannot read the file: `name` stands
+    for its path in the Recording and its errors. The keywords are open()'s."""
+    mem = _MemoryFile(data)
+    try:
+        rec = open(mem.path, **open_kw)
+    except ReadError as e:
+        if e.recording is not None:
+            e.recording._memory = mem
+            e.recording.path = name
+        raise ReadError(str(e).replace(mem.path, name), name, e.offset, e.what,
+                        e.recording) from None
+    rec._memory = mem  # the recording's exports and records() read the path again
+    rec.path = name
+    return rec
 
 
 def merge_pprof(profiles, gzip=True):

@@ -17,7 +17,8 @@
     pb = rpd.merge(paths, client=client, format="pprof")  # one pprof profile of every file
     open("fleet.pb.gz", "wb").write(pb.profile)          # pprof -top fleet.pb.gz
 
-Workers need only this package and the files (paths on shared storage): each opens its own.
+Workers need only this package and the files (paths on shared storage): each opens its own;
+or with ship=True the client reads the files and sends their bytes to the workers.
 A file that fails to read gives an error row and the job goes on without its samples.
 """
 
@@ -55,14 +56,42 @@ def _hosts(paths, hosts):
     return paths, hosts
 
 
-def _sample_frame(path, host, open_kw, time=None):
+def _open(path, open_kw, data=None):
+    """The recording at `path`, or in `data` (its bytes, shipped) named `path`."""
+    if data is None:
+        return readperf.open(path, **open_kw)
+    return readperf.open_bytes(data, name=path, **open_kw)
+
+
+def _shipped(paths, client, ship):
+    """With `ship`, each file's bytes read here and scattered to the workers (one file in this
+    process's memory at a time), for workers that cannot read the files; else None each. A
+    directory (`perf record --threads`) or a file unreadable here is not shipped: its worker
+    opens the path, and reports it if it cannot."""
+    if not ship:
+        return [None] * len(paths)
+    if client is None:
+        raise ValueError("ship=True needs a client: the bytes go to its workers")
+    out = []
+    for p in paths:
+        try:
+            with open(p, "rb") as f:
+                data = f.read()
+        except OSError:  # a directory, or not readable here
+            out.append(None)
+            continue
+        out.append(client.scatter(data))
+    return out
+
+
+def _sample_frame(path, host, open_kw, time=None, data=None):
     """One file's samples (those of `time` only, a time filter, when given) with host and path
     columns (names as plain strings, so that partitions of different files concatenate), or an
     empty frame when it cannot be read."""
     if time is not None:
         open_kw = dict(open_kw, time=time)
     try:
-        df = readperf.open(path, **open_kw).samples()
+        df = _open(path, open_kw, data).samples()
     except readperf.ReadError:
         return _empty_samples()
     out = pd.DataFrame({"host": host, "path": path}, index=df.index)
@@ -118,35 +147,36 @@ def _time_windows(path, chunk_bytes):
     return ["%s,%s" % (stamp(bounds[i]), stamp(bounds[i + 1] - 1)) for i in range(n)]
 
 
-def read_samples(paths, hosts=None, chunk_bytes=None, **open_kw):
+def read_samples(paths, hosts=None, chunk_bytes=None, client=None, ship=False, **open_kw):
     """A dask DataFrame of every file's samples, with `host` (default: the file's directory
     name) and `path` columns: one partition per file, or with `chunk_bytes`, files larger than
     that split into about size / chunk_bytes partitions by time (each worker reads the whole
     file, resolving only its window's samples: the work of a large file spread over workers;
     not with a `time` filter of your own). A `stack_id` numbers the stacks of its partition
     (Recording.stacks() of that file, or of that window). Files that cannot be read give no
-    rows (fleet_costs() reports them)."""
+    rows (fleet_costs() reports them). ship=True (with `client`): the files' bytes are sent
+    to the workers, for workers without the files."""
     import dask
     import dask.dataframe as dd
     paths, hosts = _hosts(paths, hosts)
     parts = []
-    for p, h in zip(paths, hosts):
+    for p, h, d in zip(paths, hosts, _shipped(paths, client, ship)):
         windows = [None]
         if chunk_bytes and "time" not in open_kw:
             windows = _time_windows(p, chunk_bytes)
-        parts += [dask.delayed(_sample_frame)(p, h, open_kw, w) for w in windows]
+        parts += [dask.delayed(_sample_frame)(p, h, open_kw, w, d) for w in windows]
     return dd.from_delayed(parts, meta=_empty_samples(), verify_meta=False)
 
 
-def file_costs(path, host=None, **open_kw):
+def file_costs(path, host=None, data=None, **open_kw):
     """(costs, error) of one file: its samples' period and count per (event, dso, symbol) of
-    their own frames, and None; or an empty table and the error row when it cannot be read."""
+    their own frames, and None; or an empty table and the error row when it cannot be read.
+    `data`: the file's bytes (read elsewhere), named `path`."""
     host = _host_of(path) if host is None else host
     try:
-        rec = readperf.open(path, **open_kw)
+        rec = _open(path, open_kw, data)
     except readperf.ReadError as e:
-        err = {"path": os.fspath(path), "host": host, "offset": e.offset, "message": str(e)}
-        return _empty_costs(), err
+        return _empty_costs(), _error_row(path, host, e)
     df = rec.samples()
     g = df.groupby(COST_KEYS, observed=True, dropna=False)["period"].agg(["sum", "count"])
     g = g.rename(columns={"sum": "period", "count": "samples"}).reset_index()
@@ -165,12 +195,14 @@ def _empty_costs():
                          "samples": pd.Series(dtype=np.int64)})
 
 
-def fleet_costs(paths, hosts=None, client=None, **open_kw):
+def fleet_costs(paths, hosts=None, client=None, ship=False, **open_kw):
     """Reads every file on the Dask scheduler (`client`'s, else dask's default) and sums the
-    costs of their functions: FleetCosts(costs, per_host, errors), costs sorted by period."""
+    costs of their functions: FleetCosts(costs, per_host, errors), costs sorted by period.
+    ship=True (with `client`): the files' bytes are sent to the workers."""
     import dask
     paths, hosts = _hosts(paths, hosts)
-    tasks = [dask.delayed(file_costs, pure=False)(p, h, **open_kw) for p, h in zip(paths, hosts)]
+    tasks = [dask.delayed(file_costs, pure=False)(p, h, d, **open_kw)
+             for p, h, d in zip(paths, hosts, _shipped(paths, client, ship))]
     if client is not None:
         results = client.gather(client.compute(tasks))
     else:
@@ -210,10 +242,10 @@ def hosts_above_median(per_host, symbol, event=None):
     return out
 
 
-def _folded_counts(path, host, open_kw):
+def _folded_counts(path, host, open_kw, data=None):
     """({stack: count}, None) of one file's collapsed export, or ({}, error row)."""
     try:
-        text = readperf.open(path, **open_kw).collapsed()
+        text = _open(path, open_kw, data).collapsed()
     except readperf.ReadError as e:
         return {}, _error_row(path, host, e)
     counts = {}
@@ -231,8 +263,8 @@ def _sum_folded(a, b):
     return counts, a[1] + b[1]
 
 
-def _file_folded(path, host, open_kw):
-    counts, err = _folded_counts(path, host, open_kw)
+def _file_folded(path, host, open_kw, data=None):
+    counts, err = _folded_counts(path, host, open_kw, data)
     return counts, [err] if err is not None else []
 
 
@@ -241,10 +273,10 @@ def _error_row(path, host, e):
     return {"path": os.fspath(path), "host": host, "offset": offset, "message": str(e)}
 
 
-def _file_pprof(path, host, open_kw):
+def _file_pprof(path, host, open_kw, data=None):
     """(bare profile.proto of one file or None, [its path and host], [error rows])."""
     try:
-        profile = readperf.open(path, **open_kw).pprof(gzip=False)
+        profile = _open(path, open_kw, data).pprof(gzip=False)
     except readperf.ReadError as e:
         return None, [], [_error_row(path, host, e)]
     return profile, [(os.fspath(path), host)], []
@@ -274,7 +306,7 @@ def _tree(level, combine):
     return level[0]
 
 
-def merge(paths, hosts=None, client=None, format="collapsed", **open_kw):  # pylint: disable=redefined-builtin
+def merge(paths, hosts=None, client=None, format="collapsed", ship=False, **open_kw):  # pylint: disable=redefined-builtin
     """One profile of many recordings, merged pairwise on the workers (only the merged profile
     comes back). MergedProfile(profile, errors), errors one row per file left out (path, host,
     offset, message): one that could not be read.
@@ -284,6 +316,7 @@ def merge(paths, hosts=None, client=None, format="collapsed", **open_kw):  # pyl
     - format="pprof": each file's `readperf export --format pprof` (Recording.pprof()),
       merged as `pprof -proto` merges (readperf.merge_pprof()); `profile` the gzipped
       profile.proto bytes, for `pprof` and profile viewers (b"" without any readable file).
+    ship=True (with `client`): the files' bytes are sent to the workers.
     """
     import dask
     if format not in ("collapsed", "pprof"):
@@ -291,7 +324,8 @@ def merge(paths, hosts=None, client=None, format="collapsed", **open_kw):  # pyl
     paths, hosts = _hosts(paths, hosts)
     pprof = format == "pprof"
     one = _file_pprof if pprof else _file_folded
-    level = [dask.delayed(one, pure=False)(p, h, open_kw) for p, h in zip(paths, hosts)]
+    level = [dask.delayed(one, pure=False)(p, h, open_kw, d)
+             for p, h, d in zip(paths, hosts, _shipped(paths, client, ship))]
     if not level:
         return MergedProfile(b"" if pprof else "", pd.DataFrame([], columns=ERROR_COLUMNS))
     top = _tree(level, _merge_pprofs if pprof else _sum_folded)
