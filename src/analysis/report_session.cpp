@@ -132,8 +132,8 @@ void ReportSink::on_kernel_record(const RecordView& r, const Sample& s, const Ev
     default:
       break;
   }
-  note_change(r);
-  if (builder_.apply(r, s).removed_parent) ++global_epoch_;
+  epochs_.note(r, pd_.order());
+  if (builder_.apply(r, s).removed_parent) epochs_.change_all();
 }
 
 Hists& ReportSink::hists_for(const Evsel& evsel) {
@@ -164,65 +164,6 @@ Hists& ReportSink::hists_for(const Evsel& evsel) {
     h = std::make_unique<Hists>(config);
   }
   return *h;
-}
-
-// Which repeat keys a record that changes the Machine makes stale: its process's, or every
-// one for the kernel's maps.
-void ReportSink::note_change(const RecordView& r) {
-  ByteOrder order = pd_.order();
-  switch (r.type) {
-    case kRecordMmap:
-    case kRecordMmap2: {
-      uint8_t cpumode = r.misc & kMiscCpumodeMask;
-      if (cpumode == kMiscKernel || cpumode == kMiscGuestKernel) {
-        ++global_epoch_;
-        return;
-      }
-      MmapEvent e;
-      if (parse_mmap(r, order, e)) changed(e.pid);
-      return;
-    }
-    case kRecordComm: {
-      CommEvent e;
-      if (parse_comm(r, order, e)) changed(e.pid);
-      return;
-    }
-    case kRecordFork:
-    case kRecordExit: {
-      TaskEvent e;
-      if (!parse_task(r, order, e)) return;
-      changed(e.pid);
-      changed(e.ppid);
-      return;
-    }
-    case kRecordKsymbol:
-      ++global_epoch_;
-      return;
-    case kRecordNamespaces: {
-      ByteCursor c = r.body(order);
-      changed(c.s32());
-      return;
-    }
-    default:
-      return;
-  }
-}
-
-// The Machine changed for process `pid` (its maps, threads or comms): its samples seen
-// before may now resolve differently. Repeat keys carry the epochs, so old plans are
-// simply never found again.
-void ReportSink::changed(int32_t pid) {
-  ++pid_epochs_[pid];
-  last_epoch_pid_ = kNoPid;
-}
-
-uint64_t ReportSink::epoch(int32_t pid) {
-  if (pid != last_epoch_pid_) {
-    auto it = pid_epochs_.find(pid);
-    last_epoch_ = it == pid_epochs_.end() ? 0 : it->second;
-    last_epoch_pid_ = pid;
-  }
-  return (global_epoch_ << 32) | last_epoch_;
 }
 
 std::vector<EventGroup> report_event_groups(const PerfData& pd, bool group_set) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "readperf/analysis/counter_deltas.h"
+#include "readperf/analysis/machine_epochs.h"
 #include "readperf/analysis/posix_regex.h"
 #include "readperf/analysis/repeat_cache.h"
 #include "readperf/analysis/report_session.h"
@@ -56,11 +57,8 @@ class ReportSink : public EventSink {
   void on_kernel_record(const RecordView& r, const Sample& s, const Evsel* evsel) override;
 
  private:
-  // report_session.cpp: the histograms, the Machine's changes as repeat-key epochs.
+  // report_session.cpp: the histograms.
   Hists& hists_for(const Evsel& evsel);
-  void note_change(const RecordView& r);
-  void changed(int32_t pid);
-  uint64_t epoch(int32_t pid);
 
   // report_sink_samples.cpp: a sample added to its histogram, or replayed.
   void on_sample(const Sample& s, const Evsel& evsel);
@@ -89,6 +87,12 @@ class ReportSink : public EventSink {
   bool version_seen_ = false;
   const ReportSetup& setup_;
   const bool with_srcline_ = setup_.hist.sort.has(SortKey::kSrcline);  // after setup_
+  // sort.c sort__srcline_cmp(): with srcline the first key, perf asks addr2line for the
+  // srcline of every entry it adds (map__srcline() keeps no answer), which decides when it
+  // stops asking about a DSO (Resolver::A2lState). As a later key, only for entries whose
+  // earlier keys tie with one met in the tree: not modelled.
+  const bool srcline_asked_ = with_srcline_ && !setup_.hist.sort.keys.empty() &&
+                              setup_.hist.sort.keys.front() == SortKey::kSrcline;
   std::unordered_map<const char*, uint32_t> chain_srcline_ids_;
   // Children over events with and without call chains: perf's stale cursor (add_sample()),
   // tracked through every sample, none replayed.
@@ -154,11 +158,8 @@ class ReportSink : public EventSink {
   std::vector<uint64_t> key_;
   MemSample mem_;  // the sample being added, in memory mode
   std::vector<uint64_t> resolved_key_;
-  static constexpr int64_t kNoPid = INT64_MIN;
-  std::unordered_map<int32_t, uint32_t> pid_epochs_;
-  uint64_t global_epoch_ = 0;
-  int64_t last_epoch_pid_ = kNoPid;
-  uint64_t last_epoch_ = 0;
+  // The Machine's changes as repeat-key epochs: a plan of before a change is never found.
+  MachineEpochs epochs_;
   CounterDeltas counter_deltas_;
   std::unordered_map<const Dso*, int32_t> dso_order_;
   size_t indexed_ = 0;

@@ -50,7 +50,10 @@ HistFrame ReportSink::hist_frame(const Frame& f, bool chain) {
     // srcline then shows instead of computing its own (sort.c sort__srcline_cmp()).
     if (with_srcline_ && node_srcline.data()) h.srcline = node_srcline;
   }
-  if (with_srcline_ && !h.srcline.data()) h.srcline = resolver_.srcline(f, chain);
+  // hist.c: an entry per call-chain frame only for Children (iter_add_next_cumulative_entry()).
+  if (with_srcline_ && !h.srcline.data()) {
+    h.srcline = resolver_.srcline(f, chain, srcline_asked_ && (!chain || setup_.hist.children));
+  }
   return h;
 }
 

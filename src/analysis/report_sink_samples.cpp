@@ -64,7 +64,7 @@ void ReportSink::add_sample(const Sample& s, const Evsel& evsel, uint64_t period
   key_.push_back((uint64_t{static_cast<uint32_t>(s.pid)} << 32) | static_cast<uint32_t>(s.tid));
   key_.push_back(uint64_t{s.cpumode()} | (uint64_t{with_chain} << 8));
   key_.push_back(s.ip);
-  key_.push_back(epoch(s.pid));
+  key_.push_back(epochs_.of(s.pid));
   if (by_cpu_ || by_socket_) key_.push_back(s.cpu);
   if (by_time_) key_.push_back(s.time / std::max<uint64_t>(setup_.hist.time_quantum, 1));
   if (by_values_) push_values_key(key_, sample_values(s));
@@ -96,8 +96,12 @@ void ReportSink::add_sample(const Sample& s, const Evsel& evsel, uint64_t period
                        s.user_stack_size != 0;
   // Memory mode keys entries on the data address and data_src, which the keys leave out.
   // Branch counts grow along a chain's whole path, which a replay does not walk.
+  // While perf 6.1 still asks addr2line about a DSO without an answer yet, every question
+  // counts (Resolver::A2lState): a replay would ask none.
   const bool uncached = unwound || with_trace_ || with_dynamic_ || hists.walks_entries_in() ||
-                        mixed_chains_ || setup_.hist.mem_mode || setup_.hist.show_branchflag_count;
+                        mixed_chains_ || setup_.hist.mem_mode ||
+                        setup_.hist.show_branchflag_count ||
+                        (srcline_asked_ && !resolver_.srcline_calls_settled());
   const RepeatCache::Hash raw_hash = RepeatCache::hash(key_);
   if (size_t slot = uncached ? RepeatCache::kNone : rep.raw.find_slot(raw_hash);
       slot != RepeatCache::kNone) {

@@ -7,6 +7,14 @@
 
 namespace readperf {
 
+namespace {
+
+// srcline.c A2L_FAIL_LIMIT: "Number of addr2line failures (without success) before disabling
+// it for that dso."
+constexpr uint32_t kA2lFailLimit = 123;
+
+}  // namespace
+
 size_t Resolver::SrclineKeyHash::operator()(const SrclineKey& k) const {
   uint64_t h = reinterpret_cast<uintptr_t>(k.dso) * 0x9e3779b97f4a7c15ull;
   h ^= k.addr + 0x7f4a7c159e3779b9ull + (h << 6) + (h >> 2);
@@ -50,11 +58,11 @@ std::string_view Resolver::callchain_srcline(const Frame& f, bool show_addr) {
   return intern_srcline(fmt::format("{}[{:x}]", f.dso->short_name, objdump_addr));
 }
 
-std::string_view Resolver::srcline(const Frame& f, bool chain) {
+std::string_view Resolver::srcline(const Frame& f, bool chain, bool asks_addr2line) {
   // An unwound frame carries its addr2line record's srcline (append_inlines() gives it to the
   // cursor node, fill_callchain_info() to the entry).
   if (!f.srcline.empty()) return intern_srcline(f.srcline);
-  return lookup_srcline(f, chain, true);
+  return lookup_srcline(f, chain, true, asks_addr2line);
 }
 
 std::string_view Resolver::srcfile(const Frame& f, bool chain) {
@@ -116,37 +124,55 @@ bool Resolver::srcline_split(const Frame& f, std::string* file, uint32_t* line) 
   return true;
 }
 
-std::string_view Resolver::lookup_srcline(const Frame& f, bool chain, bool with_sym) {
+std::string_view Resolver::lookup_srcline(const Frame& f, bool chain, bool with_sym,
+                                          bool asks_addr2line) {
   // map__srcline(): "??:0" without a map.
   if (!f.map || !f.dso) return intern_srcline("??:0");
   // he->ip: the sample's own entry has the map-relative address (al->addr), a call-chain
   // entry the recorded one (fill_callchain_info() sets al->addr = node->ip).
   const uint64_t addr = chain ? f.ip : f.addr;
   SrclineKey key{f.dso, addr, with_sym ? f.sym : nullptr};
-  if (auto it = srcline_memo_.find(key); it != srcline_memo_.end()) return it->second;
-
-  uint64_t objdump_addr = addr;
-  std::string path;  // the file addr2line reads
-  const std::vector<InlineRecord>* recs = nullptr;
-  if (addr2line_target(f, addr, &path, &objdump_addr)) recs = records_at(f, addr);
-  std::string_view out;
-  const std::vector<InlineRecord>* no_line = nullptr;
-  if (recs && !recs->empty()) {
-    out = intern_srcline(recs->front().srcline);
-  } else if (!chain && recs && !(f.sym && f.sym->name.ends_with("@plt")) &&
-             (no_line = no_line_record(path, objdump_addr))) {
-    // addr2line names the symbol table's function without a line: "FILE:0" (filename_split()
-    // of "FILE:?"), "??:0" without an STT_FILE. It names one where perf has no symbol too:
-    // the nearest before the address.
-    out = intern_srcline(no_line->front().srcline);
-  } else if (f.sym && with_sym) {
-    // __get_srcline() without an answer: "%s+%lu" of the symbol and the offset from it.
-    out = intern_srcline(fmt::format("{}+{}", f.sym->name, addr - f.sym->start));
-  } else {
-    out = intern_srcline(fmt::format("{}[{:x}]", f.dso->short_name, objdump_addr));
+  auto it = srcline_memo_.find(key);
+  if (it == srcline_memo_.end()) {
+    uint64_t objdump_addr = addr;
+    std::string path;  // the file addr2line reads
+    const std::vector<InlineRecord>* recs = nullptr;
+    if (addr2line_target(f, addr, &path, &objdump_addr)) recs = records_at(f, addr);
+    SrclineAnswer a;
+    const std::vector<InlineRecord>* no_line = nullptr;
+    if (recs && !recs->empty()) {
+      a.answer = intern_srcline(recs->front().srcline);
+    } else if (!chain && recs && !(f.sym && f.sym->name.ends_with("@plt")) &&
+               (no_line = no_line_record(path, objdump_addr))) {
+      // addr2line names the symbol table's function without a line: "FILE:0"
+      // (filename_split() of "FILE:?"), "??:0" without an STT_FILE. It names one where perf
+      // has no symbol too: the nearest before the address.
+      a.answer = intern_srcline(no_line->front().srcline);
+    }
+    if (f.sym && with_sym) {
+      // __get_srcline() without an answer: "%s+%lu" of the symbol and the offset from it.
+      a.fallback = intern_srcline(fmt::format("{}+{}", f.sym->name, addr - f.sym->start));
+    } else {
+      a.fallback = intern_srcline(fmt::format("{}[{:x}]", f.dso->short_name, objdump_addr));
+    }
+    it = srcline_memo_.emplace(key, a).first;
   }
-  srcline_memo_.emplace(key, out);
-  return out;
+  const SrclineAnswer& a = it->second;
+  if (!asks_addr2line) return a.answer.empty() ? a.fallback : a.answer;
+  auto [state, first] = a2l_states_.try_emplace(f.dso);
+  A2lState& st = state->second;
+  if (first) ++unsettled_dsos_;
+  if (!st.has_srcline) return a.fallback;
+  if (!a.answer.empty()) {
+    if (st.fails) --unsettled_dsos_;
+    st.fails = 0;
+    return a.answer;
+  }
+  if (st.fails && ++st.fails > kA2lFailLimit) {
+    st.has_srcline = false;
+    --unsettled_dsos_;
+  }
+  return a.fallback;
 }
 
 const std::vector<InlineRecord>* Resolver::records_at(const Frame& f, uint64_t addr) {

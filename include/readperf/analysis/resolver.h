@@ -257,7 +257,10 @@ class Resolver {
   // sort.c hist_entry__srcline(): the srcline of a frame, interned (equal strings share their
   // storage for the Resolver's life). `chain`: the frame is a call-chain entry (perf looks
   // those up at the recorded address), else the sample's own (at the map-relative one).
-  std::string_view srcline(const Frame& f, bool chain);
+  std::string_view srcline(const Frame& f, bool chain, bool asks_addr2line = false);
+  // No DSO's srclines depend any more on how often perf 6.1 asked addr2line (A2lState below):
+  // each one asked has had an answer, or stopped being asked.
+  bool srcline_calls_settled() const { return unsettled_dsos_ == 0; }
   // sort.c hist_entry__get_srcfile(): the file of __get_srcline() without the symbol (a
   // basename unless --full-source-path), interned; empty when addr2line found no line.
   std::string_view srcfile(const Frame& f, bool chain);
@@ -383,7 +386,8 @@ class Resolver {
     size_t operator()(const SrclineKey& k) const;
   };
   std::string_view intern_srcline(std::string_view s);
-  std::string_view lookup_srcline(const Frame& f, bool chain, bool with_sym);
+  std::string_view lookup_srcline(const Frame& f, bool chain, bool with_sym,
+                                  bool asks_addr2line = false);
   // The file addr2line is run on for `f`'s DSO and the address it is given for `addr` (a
   // map-relative address); false for DSOs perf asks no addr2line about.
   bool addr2line_target(const Frame& f, uint64_t addr, std::string* path, uint64_t* objdump_addr);
@@ -395,7 +399,22 @@ class Resolver {
   // table has a function there, kept by the file it names; null when it answers nothing.
   std::unordered_map<std::string, std::vector<InlineRecord>> no_line_records_;
   const std::vector<InlineRecord>* no_line_record(const std::string& path, uint64_t addr);
-  std::unordered_map<SrclineKey, std::string_view, SrclineKeyHash> srcline_memo_;
+  // What addr2line answers (empty: nothing) and the fallback text (__get_srcline()'s "out").
+  struct SrclineAnswer {
+    std::string_view answer, fallback;
+  };
+  std::unordered_map<SrclineKey, SrclineAnswer, SrclineKeyHash> srcline_memo_;
+  // srcline.c __get_srcline(): a DSO whose first 123 questions to addr2line got no answer
+  // (dso->a2l_fails, from 1 until an answer sets it to 0) is asked nothing more
+  // (dso->has_srcline = 0): its later srclines are the fallbacks. perf 6.1 keeps no answer
+  // for `--sort srcline` (map__srcline() asks again for every entry it makes), so each
+  // question counts, remembered here or not; unsettled: a DSO asked, not yet answered.
+  struct A2lState {
+    uint32_t fails = 1;
+    bool has_srcline = true;
+  };
+  std::unordered_map<const Dso*, A2lState> a2l_states_;
+  size_t unsettled_dsos_ = 0;
 };
 
 }  // namespace readperf
