@@ -1,6 +1,6 @@
 // The comparisons of sort.c's keys that read one entry's own values (sample values, memory
-// accesses, cgroups, transactions, addresses), shared by the histogram's lookup (hist.cpp
-// make_key()) and its ordering (hist_entry__cmp(), hist_entry__sort()).
+// accesses, cgroups, transactions, addresses), shared by the histogram's lookup
+// (hist_insert.cpp make_key()) and its ordering (hist_entry__cmp(), hist_entry__sort()).
 #pragma once
 
 #include <cstdint>
