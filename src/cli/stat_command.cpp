@@ -15,6 +15,7 @@ CLI::App* add_stat_command(CLI::App& app, StatOptions& opts) {
   // perf stat's own options before `report` (cmd_stat()): -x SEP for CSV.
   stat->add_option("-x,--field-separator", opts.csv_sep, "print counts with custom separator");
   stat->add_flag("-j,--json-output", opts.json, "print counts in JSON format");
+  stat->add_flag("--metric-only", opts.metric_only, "Only print computed metrics. No raw values");
   CLI::App* rep = stat->add_subcommand("report", "the counts of a perf stat record file");
   rep->add_option("-i,--input", opts.input, "input file, - for standard input")
       ->capture_default_str();
@@ -50,6 +51,7 @@ int run_stat_report(const StatOptions& o) {
   options.aggr_mode = o.aggr_mode;
   if (!o.csv_sep.empty()) options.csv_sep = o.csv_sep;
   options.json = o.json;
+  options.metric_only = o.metric_only;
   Status st = readperf::run_stat_report(**data, out, options);
   out.flush();
   if (!st) {

@@ -13,8 +13,8 @@ struct StatOptions {
   std::string input = "perf.data";
   int aggr_mode = -1;
   std::string csv_sep;  // stat -x SEP
-  bool json = false;    // stat -j  // --per-socket, --per-die, --per-core, --per-node, -A:
-                        // stat.h aggr_mode
+  bool json = false;    // stat -j
+  bool metric_only = false;  // stat --metric-only
 };
 
 // Adds the `stat` subcommand (with its `report` subcommand), options stored in `opts`.

@@ -62,7 +62,9 @@ void merge_sort(std::vector<ThreadValue>& v, size_t begin, size_t end,
 
 void StatReport::print_counters() {
   // CSV has no header and no footer.
-  if (interval_) {
+  if (metric_only_) {
+    print_metric_only_header();
+  } else if (interval_) {
     print_interval_header();
   } else if (!csv_ && !json_) {
     print_header();
@@ -79,9 +81,17 @@ void StatReport::print_counters() {
       for (size_t i = 0; i < events.size(); ++i) print_per_thread(events[i], counter(i));
       break;
     case kAggrNone:
+      if (metric_only_) {
+        print_no_aggr_metric();
+        break;
+      }
       for (size_t i = 0; i < events.size(); ++i) print_per_cpu(events[i], counter(i));
       break;
     case kAggrGlobal:
+      if (metric_only_) {
+        print_global_metric_only();
+        break;
+      }
       for (size_t i = 0; i < events.size(); ++i) print_global(events[i], counter(i));
       break;
     default:
@@ -90,35 +100,35 @@ void StatReport::print_counters() {
   if (!interval_ && !csv_ && !json_) print_footer();
 }
 
+// print_interval()'s column header of the mode: the aggregation's columns, and the counts'
+// column after them in `counts`.
+const char* StatReport::interval_columns(const char** counts) const {
+  *counts = "             counts";
+  switch (aggr_mode_) {
+    case kAggrNode:
+      return "#           time node   cpus";
+    case kAggrSocket:
+      return "#           time socket cpus";
+    case kAggrDie:
+      return "#           time die          cpus";
+    case kAggrCore:
+      return "#           time core            cpus";
+    case kAggrNone:
+      *counts = "                counts";
+      return "#           time CPU    ";
+    case kAggrThread:
+      *counts = "                  counts";
+      return "#           time             comm-pid";
+    default:
+      return "#           time";
+  }
+}
+
 // print_interval(): the column header of the mode before the first round and every 25th after.
 void StatReport::print_interval_header() {
   if (nr_intervals_ == 0) {
-    const char* head = "#           time";
-    const char* counts = "             counts";
-    switch (aggr_mode_) {
-      case kAggrNode:
-        head = "#           time node   cpus";
-        break;
-      case kAggrSocket:
-        head = "#           time socket cpus";
-        break;
-      case kAggrDie:
-        head = "#           time die          cpus";
-        break;
-      case kAggrCore:
-        head = "#           time core            cpus";
-        break;
-      case kAggrNone:
-        head = "#           time CPU    ";
-        counts = "                counts";
-        break;
-      case kAggrThread:
-        head = "#           time             comm-pid";
-        counts = "                  counts";
-        break;
-      default:
-        break;
-    }
+    const char* counts = nullptr;
+    const char* head = interval_columns(&counts);
     if (aggr_mode_ != kAggrUnset && !csv_ && !json_) {
       out_.print("{}{} {:>{}} events\n", head, counts, "unit", kUnitWidth);
     }
@@ -169,15 +179,17 @@ void StatReport::print_global(const Evsel& ev, const StatCounter& k) {
 void StatReport::print_per_cpu(const Evsel& ev, const StatCounter& k) {
   for (size_t idx = 0; idx < cpus_.size(); ++idx) {
     const StatCounts& c = k.counts[idx * nr_threads()];
-    bool known = cpu_named(idx);
-    std::string aggr;
-    if (json_) {
-      aggr = json_aggr(known ? fmt::format("\"cpu\" : \"{}\", ", cpus_[idx]) : "");
-    } else if (known) {
-      aggr = csv_ ? fmt::format("CPU{}{}", cpus_[idx], sep_) : fmt::format("CPU{:<7} ", cpus_[idx]);
-    }
+    bool known = false;
+    std::string aggr = cpu_aggr(idx, known);
     print_line(aggr, ev, k, c.val, c.ena, c.run, known ? static_cast<int>(idx) : -1);
   }
+}
+
+std::string StatReport::cpu_aggr(size_t idx, bool& known) {
+  known = cpu_named(idx);
+  if (json_) return json_aggr(known ? fmt::format("\"cpu\" : \"{}\", ", cpus_[idx]) : "");
+  if (!known) return "";
+  return csv_ ? fmt::format("CPU{}{}", cpus_[idx], sep_) : fmt::format("CPU{:<7} ", cpus_[idx]);
 }
 
 // print_aggr(): the aggregates in aggr_map order (cpu_aggr_map__new(): each id once, sorted
@@ -210,7 +222,9 @@ void StatReport::print_aggregates() {
       update_shadow(events[e].attr, val, k.scale, first_idx(id));
     }
   }
+  // --metric-only: everything on a single line, the aggregate named by its first counter.
   for (const StatAggrId& id : ids) {
+    if (metric_only_) out_.write(prefix_);
     for (size_t e = 0; e < events.size(); ++e) {
       const StatCounter& k = counter(e);
       int nr = 0;
@@ -227,8 +241,14 @@ void StatReport::print_aggregates() {
         sum.ena += c.ena;
         sum.run += c.run;
       }
-      print_line(aggr_text(id, nr), events[e], k, sum.val, sum.ena, sum.run, first_idx(id));
+      if (!metric_only_) {
+        print_line(aggr_text(id, nr), events[e], k, sum.val, sum.ena, sum.run, first_idx(id));
+        continue;
+      }
+      if (e == 0) out_.write(aggr_text(id, nr));
+      metric_only_line(events[e], k, sum.val, sum.ena, sum.run, first_idx(id));
     }
+    if (metric_only_) out_.put('\n');
   }
 }
 
@@ -286,7 +306,14 @@ void StatReport::print_per_thread(const Evsel& ev, const StatCounter& k) {
                                        thread_pids_[v.thread]))
         : csv_ ? fmt::format("{}-{}{}", thread_comms_[v.thread], thread_pids_[v.thread], sep_)
                : fmt::format("{:>16}-{:<8} ", thread_comms_[v.thread], thread_pids_[v.thread]);
-    print_line(aggr, ev, k, v.val, v.ena, v.run, static_cast<int>(v.thread));
+    if (!metric_only_) {
+      print_line(aggr, ev, k, v.val, v.ena, v.run, static_cast<int>(v.thread));
+      continue;
+    }
+    // printout() of --metric-only names no thread: the line is its metric only.
+    out_.write(prefix_);
+    metric_only_line(ev, k, v.val, v.ena, v.run, static_cast<int>(v.thread));
+    out_.put('\n');
   }
 }
 
@@ -359,7 +386,11 @@ const StatMean* StatReport::runtime(StatKind kind, const EventAttr& a, int map_i
 }
 
 // stat-display.c print_metric_std().
-void StatReport::metric(const char* fmt_spec, const char* unit, double val) {
+void StatReport::metric(const char* fmt_spec, const char* unit, double val, const char* color) {
+  if (metric_only_) {
+    metric_only(fmt_spec, unit, val, color);
+    return;
+  }
   if (json_) {
     // print_metric_json(): the value whatever the format; glibc prints a null unit "(null)".
     out_.write(cformat("\"metric-value\" : %f, ", val));
@@ -405,7 +436,13 @@ void StatReport::shadow(const EventAttr& a, double avg, double scale, int map_id
   } else if (stat_is_hw(a, 5)) {  // branch-misses
     const StatMean* br = runtime(kStatBranches, a, map_idx);
     if (br && br->n != 0) {
-      metric("%7.2f%%", "of all branches", br->mean ? avg / br->mean * 100.0 : 0.0);
+      // print_branch_misses(): get_ratio_color(GRC_CACHE_MISSES) of the ratio.
+      double ratio = br->mean ? avg / br->mean * 100.0 : 0.0;
+      const char* color = ratio > 20.0   ? "\033[31m"
+                          : ratio > 10.0 ? "\033[35m"
+                          : ratio > 5.0  ? "\033[33m"
+                                         : "";
+      metric("%7.2f%%", "of all branches", ratio, color);
     } else {
       metric(nullptr, "of all branches", 0);
     }

@@ -157,9 +157,10 @@ void StatReport::on_round(uint64_t type, uint64_t time) {
   for (size_t i = 0; i < events.size(); ++i) process_counter(events[i], counter(i));
   if (type == kRoundFinal) walltime_.update(static_cast<double>(time));
   if (interval_ && time) {
-    prefix_ = json_
-                  ? fmt::format("{{\"interval\" : {}.{:09}, ", time / 1000000000, time % 1000000000)
-                  : fmt::format("{:6}.{:09}{}", time / 1000000000, time % 1000000000, sep_);
+    // print_interval(): -j --metric-only closes the interval's object before the aggregate.
+    prefix_ = json_ ? fmt::format("{{\"interval\" : {}.{:09}{}", time / 1000000000,
+                                  time % 1000000000, metric_only_ ? "}" : ", ")
+                    : fmt::format("{:6}.{:09}{}", time / 1000000000, time % 1000000000, sep_);
   } else {
     prefix_.clear();
   }

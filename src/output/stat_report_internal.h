@@ -54,6 +54,7 @@ class StatReport : public EventSink {
         options_(options),
         csv_(options.csv_sep.has_value() && !options.json),
         json_(options.json),
+        metric_only_(options.metric_only),
         sep_(csv_ ? (*options.csv_sep == "\\t" ? "\t" : *options.csv_sep) : " ") {}
 
   void on_user_record(const RecordView& r) override;
@@ -80,6 +81,7 @@ class StatReport : public EventSink {
   // stat_display.cpp
   void print_counters();
   void print_interval_header();
+  const char* interval_columns(const char** counts) const;
   void print_header();
   void print_footer();
   void print_global(const Evsel& ev, const StatCounter& k);
@@ -94,15 +96,35 @@ class StatReport : public EventSink {
   std::string aggr_text(const StatAggrId& id, int nr) const;
   std::string json_aggr(const std::string& fields) const { return (interval_ ? "" : "{") + fields; }
   const StatMean* runtime(StatKind kind, const EventAttr& a, int map_idx) const;
-  void metric(const char* fmt_spec, const char* unit, double val);
+  // `color`: get_ratio_color()'s, which only --metric-only's column width sees.
+  void metric(const char* fmt_spec, const char* unit, double val, const char* color = nullptr);
   void shadow(const EventAttr& a, double avg, double scale, int map_idx);
   void running(uint64_t run, uint64_t ena);
+  // cpu `idx`'s aggr_printout() of AGGR_NONE, and whether the running machine names it.
+  std::string cpu_aggr(size_t idx, bool& known);
+
+  // stat_metric_only.cpp: --metric-only's evlist__print_counters() pieces, a line per
+  // aggregate with a column per metric.
+  void print_metric_only_header();
+  void print_no_aggr_metric();
+  void print_global_metric_only();
+  void print_metric_headers(const char* prefix, bool no_indent);
+  // printout() of --metric-only: the line's metric of one counter, or an empty column.
+  void metric_only_line(const Evsel& ev, const StatCounter& k, uint64_t val, uint64_t ena,
+                        uint64_t run, int map_idx);
+  // print_metric_only(), print_metric_only_csv(), print_metric_only_json() and, for the
+  // header, print_metric_header().
+  void metric_only(const char* fmt_spec, const char* unit, double val, const char* color);
 
   PerfData& pd_;
   OutBuffer& out_;
   StatReportOptions options_;
   bool csv_;         // -x: stat_config.csv_output
   bool json_;        // -j: stat_config.json_output
+  bool metric_only_;                  // --metric-only: stat_config.metric_only
+  bool metric_header_ = false;        // shadow() prints print_metric_headers()'s units
+  const Evsel* metric_ev_ = nullptr;  // the counter shadow() prints the metric of (fixunit())
+  int nr_metric_headers_ = 0;         // evlist__print_counters()'s num_print_iv
   std::string sep_;  // stat_config.csv_sep: " " without -x
   std::vector<int> cpus_;
   std::vector<int32_t> thread_pids_;  // THREAD_MAP

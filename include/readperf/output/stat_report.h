@@ -28,6 +28,8 @@ struct StatReportOptions {
   std::optional<std::string> csv_sep;
   // perf stat -j report: a JSON object per line.
   bool json = false;
+  // perf stat --metric-only report: each line's metrics only, a column each.
+  bool metric_only = false;
 };
 
 Status run_stat_report(PerfData& data, OutBuffer& out, const StatReportOptions& options = {});
