@@ -9,8 +9,10 @@ namespace {
 // A plan's words: comm, flags, the id of the row's own fields, then one id per frame.
 enum : uint32_t { kHasCallchain = 1 };
 constexpr size_t kFixedWords = 3;
-// Past this many distinct frames or own fields the tables start over with the plans.
-constexpr size_t kMaxDistinct = size_t{1} << 20;
+// Past this many distinct frames or own fields the tables start over with the plans: at most
+// 12 MB of frames (48 bytes each) and their index, whatever the recording's size (the bench
+// recording has 12k).
+constexpr size_t kMaxDistinct = size_t{1} << 18;
 
 }  // namespace
 
