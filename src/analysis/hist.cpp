@@ -7,6 +7,7 @@
 #include "hist_internal.h"
 #include "hist_keys.h"
 #include "rb_order.h"
+#include "readperf/format/hash_mix.h"
 #include "readperf/session/cgroups.h"
 #include "readperf/session/dso.h"
 #include "readperf/symbols/symbol_table.h"
@@ -17,13 +18,8 @@ namespace {
 
 uint64_t hash_words(const uint64_t* w, size_t n) {
   uint64_t h = 0x9e3779b97f4a7c15ull;
-  for (size_t i = 0; i < n; ++i) {
-    h ^= w[i] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-  }
-  h ^= h >> 31;
-  h *= 0x94d049bb133111ebull;
-  h ^= h >> 29;
-  return h;
+  for (size_t i = 0; i < n; ++i) h = hash_mix(h, w[i]);
+  return hash_finish(h);
 }
 
 // How many words of Hists::Key a sort key takes (make_key()'s layout).

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "readperf/format/hash_mix.h"
+
 namespace readperf {
 
 uint32_t StackCounts::intern(std::string_view name) {
@@ -15,13 +17,8 @@ uint32_t StackCounts::intern(std::string_view name) {
 
 size_t StackCounts::VecHash::operator()(const std::vector<uint32_t>& v) const {
   uint64_t h = 0x9e3779b97f4a7c15ull ^ v.size();
-  for (uint32_t x : v) {
-    h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-  }
-  h ^= h >> 31;
-  h *= 0x94d049bb133111ebull;
-  h ^= h >> 29;
-  return static_cast<size_t>(h);
+  for (uint32_t x : v) h = hash_mix(h, x);
+  return static_cast<size_t>(hash_finish(h));
 }
 
 void StackCounts::add(std::span<const uint32_t> stack, uint64_t count) {

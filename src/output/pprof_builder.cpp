@@ -5,6 +5,7 @@
 
 #include <iterator>
 
+#include "readperf/format/hash_mix.h"
 #include "readperf/output/proto_writer.h"
 
 namespace readperf {
@@ -51,10 +52,8 @@ constexpr size_t kFlushAt = 1 << 16;
 
 size_t PprofBuilder::VecHash::operator()(const std::vector<uint64_t>& v) const {
   uint64_t h = 0x9e3779b97f4a7c15ull ^ v.size();
-  for (uint64_t x : v) h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-  h ^= h >> 31;
-  h *= 0x94d049bb133111ebull;
-  return static_cast<size_t>(h ^ (h >> 29));
+  for (uint64_t x : v) h = hash_mix(h, x);
+  return static_cast<size_t>(hash_finish(h));
 }
 
 PprofFrame pprof_frame(const Frame& f, Resolver* lines, std::string& scratch) {
