@@ -71,20 +71,13 @@ void ReportSink::add_sample(const Sample& s, const Evsel& evsel, uint64_t period
   if (by_transaction_) key_.push_back(s.transaction);
   if (by_cgroup_) key_.push_back(s.cgroup);
   if (with_chain) {
-    Bytes b = s.callchain.bytes();
-    size_t at = key_.size();
-    key_.resize(at + b.size() / 8);
-    if (!b.empty()) std::memcpy(key_.data() + at, b.data(), b.size() / 8 * 8);
+    RepeatCache::append_words(key_, s.callchain.bytes());
     if (s.has_branch_stack &&
         (setup_.branch_callstack || (evsel.attr.branch_sample_type & kBranchSampleCallStack))) {
       // `--call-graph lbr`: the user part of the chain is the branch stack; with
       // --branch-history the chain begins with it.
-      Bytes e = s.branch_stack.entries;
-      at = key_.size();
       key_.push_back(s.branch_stack.nr);
-      key_.resize(at + 1 + e.size() / 8);
-      // An empty branch stack's view has no data pointer, which memcpy may not be given.
-      if (!e.empty()) std::memcpy(key_.data() + at + 1, e.data(), e.size() / 8 * 8);
+      RepeatCache::append_words(key_, s.branch_stack.entries);
     }
   }
   // A `--call-graph dwarf` sample's chain comes from its registers and stack copy, and the

@@ -1,7 +1,5 @@
 #include "readperf/analysis/sample_pipeline.h"
 
-#include <cstring>
-
 #include "readperf/format/perf_abi.h"
 #include "readperf/reader/event_name.h"
 #include "readperf/session/thread.h"
@@ -105,12 +103,7 @@ bool SamplePipeline::make_repeat_key(const Sample& s, const Evsel& evsel, bool c
   key_.push_back(uint64_t{s.cpumode()} | (uint64_t{chain} << 8) | (uint64_t{evsel.index} << 16));
   key_.push_back(s.ip);
   key_.push_back(epochs_.of(s.pid));
-  if (chain) {
-    Bytes b = s.callchain.bytes();
-    size_t at = key_.size();
-    key_.resize(at + b.size() / 8);
-    if (!b.empty()) std::memcpy(key_.data() + at, b.data(), b.size() / 8 * 8);
-  }
+  if (chain) RepeatCache::append_words(key_, s.callchain.bytes());
   key_hash_ = RepeatCache::hash(key_);
   return true;
 }

@@ -21,7 +21,9 @@
 //   cache.drain(replay);  // at the end: replay(plan, period_sum, count) per slot
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -36,6 +38,14 @@ class RepeatCache {
 
   RepeatCache();
   static Hash hash(std::span<const uint64_t> key);
+  // Appends the whole 8-byte words of `words` (a sample's call chain, its branch entries) to
+  // `key`.
+  static void append_words(std::vector<uint64_t>& key, std::span<const std::byte> words) {
+    size_t at = key.size();
+    key.resize(at + words.size() / 8);
+    // An empty view may have no data pointer, which memcpy may not be given.
+    if (!words.empty()) std::memcpy(key.data() + at, words.data(), words.size() / 8 * 8);
+  }
 
   static constexpr size_t kNone = ~size_t{0};
 
