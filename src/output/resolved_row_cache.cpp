@@ -6,8 +6,8 @@ namespace readperf {
 
 namespace {
 
-// A plan's words: comm, flags, the id of the row's own fields, then one id per frame.
-enum : uint32_t { kHasCallchain = 1 };
+// A plan's words: comm, has_callchain (0 or 1), the id of the row's own fields, then one id
+// per frame.
 constexpr size_t kFixedWords = 3;
 // Past this many distinct frames or own fields the tables start over with the plans: at most
 // 12 MB of frames (48 bytes each) and their index, whatever the recording's size (the bench
@@ -33,7 +33,7 @@ bool ResolvedRowCache::replay(const RepeatCache::Hash& key, RecordRow& row,
   std::span<const uint32_t> plan = plans_.find(key);
   if (plan.empty()) return false;
   row.comm = plan[0];
-  row.has_callchain = plan[1] & kHasCallchain;
+  row.has_callchain = plan[1] != 0;
   const Own& own = owns_[plan[2]];
   row.has_map = own.has_map;
   row.has_symbol = own.has_symbol;
@@ -70,7 +70,7 @@ void ResolvedRowCache::keep(const RepeatCache::Hash& key, const RecordRow& row,
           .has_symbol = row.has_symbol};
   plan_.clear();
   plan_.push_back(row.comm);
-  plan_.push_back(row.has_callchain ? kHasCallchain : 0);
+  plan_.push_back(row.has_callchain ? 1 : 0);
   plan_.push_back(owns_.intern(own));
   if (row.has_callchain) {
     for (const RecordFrame& f : frames) plan_.push_back(frames_.intern(f));
