@@ -47,16 +47,7 @@ class CollapsedSink : public SamplePipeline {
     int type = output_type(evsel.attr.type);
     if (type_ready_[type]) return true;
     type_ready_[type] = true;
-    const Evsel* first = &evsel;
-    const EventList& events = pd_.events();
-    for (size_t i = 0; i < events.size(); ++i) {
-      const EventAttr& a = events[i].attr;
-      if (a.type == kTypeSoftware && a.config == 9) continue;  // dummy events
-      if (output_type(a.type) == type) {
-        first = &events[i];
-        break;
-      }
-    }
+    const Evsel* first = &first_of_output_type(pd_.events(), evsel);
     TypeOutput& o = table_[type];
     if (o.fields) {
       Status st = table_.check_attr(*first, pd_.header().features[kFeatStat],

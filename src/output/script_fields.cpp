@@ -71,6 +71,16 @@ int output_type(uint32_t attr_type) {
   return kTypeOtherOut;
 }
 
+const Evsel& first_of_output_type(const EventList& events, const Evsel& evsel) {
+  const int type = output_type(evsel.attr.type);
+  for (size_t i = 0; i < events.size(); ++i) {
+    const EventAttr& a = events[i].attr;
+    if (a.type == kTypeSoftware && a.config == kSwCountDummy) continue;
+    if (output_type(a.type) == type) return events[i];
+  }
+  return evsel;
+}
+
 std::string_view field_name(uint64_t field) {
   for (const FieldName& f : kFieldNames) {
     if (f.field == field) return f.str;

@@ -75,6 +75,10 @@ constexpr int kOutputTypes = 8;
 // builtin-script.c output_type().
 int output_type(uint32_t attr_type);
 
+// builtin-script.c find_first_output_type(): the first event of `evsel`'s output type, dummy
+// events left out; `evsel` itself when there is none.
+const Evsel& first_of_output_type(const EventList& events, const Evsel& evsel);
+
 struct TypeOutput {
   bool user_set = false;
   bool wildcard_set = false;
